@@ -1,0 +1,112 @@
+"""Data sets of the course: small teaching examples defined here, and real data shipped with
+scikit-learn. Nothing is downloaded."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import load_breast_cancer
+
+
+
+_TWENTY_SCORES = [0.95, 0.90, 0.85, 0.80, 0.75, 0.70, 0.65, 0.60, 0.55, 0.45,
+                  0.40, 0.35, 0.30, 0.25, 0.20, 0.15, 0.10, 0.08, 0.05, 0.02]
+_TWENTY_Y = [1, 1, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0]
+
+
+def twenty_patients() -> pd.DataFrame:
+    """The running example of chapter 1: 20 referred patients, P01 to P20.
+
+    Columns: ``patient`` (id), ``score`` (the model's output, in descending order) and ``y``
+    (1 = sick, 0 = healthy). Ten are sick and ten healthy.
+    """
+    return pd.DataFrame(
+        {
+            "patient": [f"P{i:02d}" for i in range(1, 21)],
+            "score": _TWENTY_SCORES,
+            "y": _TWENTY_Y,
+        }
+    )
+
+
+def thousand_patients() -> pd.DataFrame:
+    """1,000 patients of whom 10 are sick (prevalence 1%), for the accuracy paradox.
+
+    Columns: ``patient``, ``y`` (1 = sick) and ``lazy``, the decisions of a "lazy" model that
+    finds 5 of the 10 sick patients and raises 10 false alarms. Rows are in a fixed shuffled order.
+    """
+    y = np.zeros(1000, dtype=int)
+    y[:10] = 1
+    lazy = np.zeros(1000, dtype=int)
+    lazy[:5] = 1  # five of the sick are found
+    lazy[10:20] = 1  # ten healthy patients are flagged
+    order = np.random.default_rng(0).permutation(1000)
+    return pd.DataFrame(
+        {"patient": [f"Q{i:04d}" for i in range(1, 1001)], "y": y[order], "lazy": lazy[order]}
+    )
+
+
+def triage_counts() -> pd.DataFrame:
+    """Confusion counts of a triage model on 200 patients (rows: actual risk, columns: predicted)."""
+    levels = ["low", "medium", "high"]
+    counts = [[110, 9, 1], [8, 46, 6], [2, 8, 10]]
+    return pd.DataFrame(
+        counts,
+        index=pd.Index(levels, name="actual"),
+        columns=pd.Index(levels, name="predicted"),
+    )
+
+
+def labels_from_counts(counts: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """Expand a confusion-count table (rows actual, columns predicted) into ``(y_true, y_pred)``."""
+    if not isinstance(counts, pd.DataFrame):
+        raise ValueError("counts must be a DataFrame with actual classes as rows and predicted as columns")
+    values = counts.to_numpy()
+    if values.shape[0] != values.shape[1] or list(counts.index) != list(counts.columns):
+        raise ValueError("counts must be square with the same labels on rows and columns")
+    if pd.isna(values).any() or (values < 0).any() or not np.equal(np.mod(values, 1), 0).all():
+        raise ValueError("counts must be non-negative whole numbers")
+    labels = list(counts.index)
+    y_true, y_pred = [], []
+    for i, actual in enumerate(labels):
+        for j, predicted in enumerate(labels):
+            n = int(values[i, j])
+            y_true += [actual] * n
+            y_pred += [predicted] * n
+    return np.array(y_true), np.array(y_pred)
+
+
+def smoke_detector_nights() -> pd.DataFrame:
+    """100 nights watched by a three-answer smoke detector that always answers "nothing".
+
+    Columns ``actual`` (94 "nothing", 3 "pan smoke", 3 "fire") and ``predicted`` (all "nothing").
+    """
+    actual = ["nothing"] * 94 + ["pan smoke"] * 3 + ["fire"] * 3
+    return pd.DataFrame({"actual": actual, "predicted": ["nothing"] * 100})
+
+
+def load_biopsies(features: str = "all") -> tuple[pd.DataFrame, pd.Series]:
+    """The Wisconsin breast-cancer biopsies (569, 212 malignant), with **1 = malignant**.
+
+    scikit-learn's ``load_breast_cancer`` codes 1 = benign; here the target is flipped so that the
+    positive class is the one we look for. ``features="mean"`` keeps only the ten ``mean ...``
+    features. Returns ``(X, y)``; ``y`` is named ``malignant``. Data: CC BY 4.0 (UCI).
+    """
+    if features not in ("all", "mean"):
+        raise ValueError(f"features must be 'all' or 'mean', got {features!r}")
+    data = load_breast_cancer(as_frame=True)
+    X = data.data
+    if features == "mean":
+        X = X[[c for c in X.columns if c.startswith("mean ")]]
+    y = (1 - data.target).rename("malignant")
+    return X.copy(), y
+
+
+__all__ = [
+    "twenty_patients",
+    "thousand_patients",
+    "triage_counts",
+    "labels_from_counts",
+    "smoke_detector_nights",
+    "load_biopsies",
+]

@@ -1,0 +1,132 @@
+"""The course language: which one is active, localised numbers and terms.
+
+One process speaks one language at a time. ``set_language("it")`` in a notebook's first cell makes
+figures, check feedback and :func:`fmt` speak Italian for the rest of the notebook.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import numbers
+from functools import lru_cache
+from importlib import resources
+
+LANGUAGES = ("en", "it", "es", "pt", "fi")
+
+# Decimal mark, thousands separator and how a percent sign is attached, per language
+# (Unicode CLDR conventions: Spanish and Finnish put a no-break space before "%", Spanish
+# groups thousands only from five digits on, Finnish groups with a no-break space).
+_NBSP = "\u00a0"
+_NUMBER_STYLE = {
+    "en": {"decimal": ".", "group": ",", "percent": "%", "min_group": 4, "minus": "-"},
+    "it": {"decimal": ",", "group": ".", "percent": "%", "min_group": 4, "minus": "-"},
+    "es": {"decimal": ",", "group": ".", "percent": _NBSP + "%", "min_group": 5, "minus": "-"},
+    "pt": {"decimal": ",", "group": ".", "percent": "%", "min_group": 4, "minus": "-"},
+    "fi": {"decimal": ",", "group": _NBSP, "percent": _NBSP + "%", "min_group": 4, "minus": "\u2212"},
+}
+
+_state = {"lang": "en"}
+
+
+def _check_language(lang) -> str:
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose one of {', '.join(LANGUAGES)}")
+    return lang
+
+
+def set_language(lang: str) -> None:
+    """Make ``lang`` (one of ``en it es pt fi``) the language of numbers, terms and figures."""
+    _state["lang"] = _check_language(lang)
+
+
+def get_language() -> str:
+    """The active language code."""
+    return _state["lang"]
+
+
+def fmt(x, digits: int = 3, percent: bool = False, lang: str | None = None) -> str:
+    """Format a number the way the active language writes it.
+
+    ``fmt(0.7368)`` is ``"0.737"`` in English and ``"0,737"`` in Italian; ``percent=True``
+    multiplies by 100 and adds the language's percent sign (``fmt(0.25, 1, percent=True)`` is
+    ``"25.0%"`` in English, ``"25,0 %"`` in Finnish). Integers of four or more digits are grouped
+    by thousands as the language does (``1,000`` / ``1.000`` / ``1 000``).
+    """
+    lang = _check_language(lang or get_language())
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise ValueError(f"fmt expects a real number, got {type(x).__name__}: {x!r}")
+    if not isinstance(digits, numbers.Integral) or digits < 0:
+        raise ValueError(f"digits must be a non-negative integer, got {digits!r}")
+    x = float(x)
+    if math.isnan(x) or math.isinf(x):
+        raise ValueError(f"fmt expects a finite number, got {x}")
+    style = _NUMBER_STYLE[lang]
+    value = x * 100 if percent else x
+    text = f"{abs(value):.{digits}f}"
+    if text.strip("0.") == "":  # never write "-0.000"
+        value = 0.0
+    whole, _, frac = text.partition(".")
+    if len(whole) >= style["min_group"]:
+        groups = []
+        while whole:
+            groups.insert(0, whole[-3:])
+            whole = whole[:-3]
+        whole = style["group"].join(groups)
+    out = whole + (style["decimal"] + frac if frac else "")
+    if value < 0:
+        out = style["minus"] + out
+    return out + (style["percent"] if percent else "")
+
+
+@lru_cache(maxsize=1)
+def _terms() -> dict[str, dict[str, str]]:
+    text = resources.files("beyond_accuracy").joinpath("data/terms.csv").read_text(encoding="utf-8")
+    return {row["key"]: row for row in csv.DictReader(text.splitlines())}
+
+
+def terms_table():
+    """The terminology table as a DataFrame (one row per key; columns kind, en, it, es, pt, fi, note)."""
+    import pandas as pd
+
+    return pd.DataFrame(list(_terms().values())).set_index("key")
+
+
+def term(key: str, lang: str | None = None) -> str:
+    """The term ``key`` in the active language (or ``lang``), from the course's terminology table."""
+    lang = _check_language(lang or get_language())
+    table = _terms()
+    if key not in table:
+        raise ValueError(f"unknown term {key!r}; see beyond_accuracy.terms_table() for the keys")
+    return table[key][lang]
+
+
+# The MIME prefix myst-nb gives hidden glued outputs (``myst_nb.glue(..., display=False)``).
+_GLUE_PREFIX = "application/papermill.record/"
+
+
+def glue(name: str, value, digits: int = 3, percent: bool = False) -> None:
+    """Store ``value`` under ``name`` for the prose (``{glue:text}`name```), formatted with
+    :func:`fmt` for the active language; strings are stored as they are.
+
+    Writes the same hidden output as ``myst_nb.glue(name, text, display=False)`` without needing
+    myst-nb (so notebooks also run in Colab), and records the raw number in the output's metadata
+    so tests can check that every language glued the same value. Shows nothing in the notebook.
+    """
+    from IPython.display import display
+
+    if not isinstance(name, str) or not name:
+        raise ValueError("glue needs a non-empty name")
+    raw = None
+    if isinstance(value, str):
+        text = value
+    else:
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool) and not percent:
+            digits = 0
+        raw = float(value) if isinstance(value, numbers.Real) else value
+        text = fmt(value, digits=digits, percent=percent)
+    metadata = {
+        "scrapbook": {"name": name, "mime_prefix": _GLUE_PREFIX},
+        "beyond_accuracy": {"raw": raw, "digits": digits, "percent": percent, "lang": get_language()},
+    }
+    display({_GLUE_PREFIX + "text/plain": repr(text)}, raw=True, metadata=metadata)

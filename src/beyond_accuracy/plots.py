@@ -1,0 +1,242 @@
+"""Localised plots used by the figures of the book and by the labs.
+
+Every label comes from the terminology table in the active language. Colours come from the
+Okabe–Ito palette (safe for the common forms of colour blindness), and every series also differs
+by line style or marker, so no figure relies on colour alone.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from contextlib import contextmanager
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
+
+from . import _validation as v
+from .language import fmt, term
+from .metrics import confusion_counts
+
+# Okabe & Ito (2008), "Color Universal Design".
+PALETTE = {
+    "blue": "#0072B2",
+    "orange": "#E69F00",
+    "green": "#009E73",
+    "vermillion": "#D55E00",
+    "sky": "#56B4E9",
+    "purple": "#CC79A7",
+    "yellow": "#F0E442",
+    "black": "#000000",
+}
+SERIES = [
+    {"color": PALETTE["blue"], "linestyle": "-", "marker": "o"},
+    {"color": PALETTE["vermillion"], "linestyle": "--", "marker": "s"},
+    {"color": PALETTE["green"], "linestyle": "-.", "marker": "^"},
+    {"color": PALETTE["purple"], "linestyle": ":", "marker": "D"},
+]
+BASELINE = {"color": "0.45", "linestyle": ":", "linewidth": 1.2}
+
+STYLE = {
+    "axes.prop_cycle": mpl.cycler(color=[s["color"] for s in SERIES]),
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "font.size": 10,
+    "figure.dpi": 100,
+    "svg.hashsalt": "beyond-accuracy",  # deterministic element ids in SVG output
+    "svg.fonttype": "path",
+}
+
+
+class LocalisedFormatter(mpl.ticker.ScalarFormatter):
+    """Tick labels with the active language's decimal mark."""
+
+    def __call__(self, x, pos=None):
+        text = super().__call__(x, pos)
+        return text.replace(".", "\x00").replace(",", " ").replace("\x00", fmt(0.5, 1)[1])
+
+
+def localise_axes(ax):
+    """Write the tick labels of ``ax`` with the language's decimal mark (0,5 rather than 0.5)."""
+    for axis in (ax.xaxis, ax.yaxis):
+        if isinstance(axis.get_major_formatter(), mpl.ticker.ScalarFormatter):
+            axis.set_major_formatter(LocalisedFormatter())
+    return ax
+
+
+@contextmanager
+def course_style():
+    """Matplotlib settings of the course (palette, grid, deterministic SVG)."""
+    with mpl.rc_context(STYLE):
+        yield
+
+
+def _class_names(pos_name, neg_name):
+    return (pos_name or term("sick"), neg_name or term("healthy"))
+
+
+def plot_confusion_matrix(y_true, y_pred, pos_label=1, pos_name=None, neg_name=None, ax=None):
+    """A binary confusion matrix in the book's layout: actual in rows, predicted in columns,
+    positive class first. Each cell shows its count and its name (TP, FN, FP, TN)."""
+    tp, fp, fn, tn = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    return _draw_matrix(np.array([[tp, fn], [fp, tn]]), [["TP", "FN"], ["FP", "TN"]],
+                        _class_names(pos_name, neg_name), ax=ax)
+
+
+def _draw_matrix(counts, names, class_names, ax=None, title=None):
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(3.8, 3.4))
+        ax.grid(False)
+        shade = np.array([[1, 0], [0, 1]])  # correct decisions light, errors darker
+        ax.imshow(shade, cmap=mpl.colors.ListedColormap(["#F2D3BF", "#D9ECF5"]), vmin=0, vmax=1)
+        for i in range(2):
+            for j in range(2):
+                label = names[i][j]
+                count = "" if counts is None else f"\n{fmt(int(counts[i][j]), 0)}"
+                ax.text(j, i, f"{label}{count}", ha="center", va="center", fontsize=12,
+                        fontweight="bold" if label in ("TP", "TN") else "normal")
+        ax.set_xticks([0, 1], class_names)
+        ax.set_yticks([0, 1], class_names)
+        ax.set_xlabel(term("predicted_class"))
+        ax.set_ylabel(term("actual_class"))
+        ax.xaxis.set_label_position("top")
+        ax.xaxis.tick_top()
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        if title:
+            ax.set_title("\n".join(textwrap.wrap(title, 36)), pad=38, fontsize=10)
+    return ax
+
+
+def plot_confusion_layouts(ax_book=None, ax_sklearn=None):
+    """The book's layout beside scikit-learn's default layout for 0/1 labels, cell names only."""
+    with course_style():
+        if ax_book is None or ax_sklearn is None:
+            _, (ax_book, ax_sklearn) = plt.subplots(1, 2, figsize=(8.4, 3.9), layout="constrained")
+        pos, neg = f"{term('sick')} (1)", f"{term('healthy')} (0)"
+        _draw_matrix(None, [["TP", "FN"], ["FP", "TN"]], (pos, neg), ax=ax_book, title=term("book_layout"))
+        _draw_matrix(None, [["TN", "FP"], ["FN", "TP"]], (neg, pos), ax=ax_sklearn,
+                     title=term("sklearn_layout"))
+        # the diagonal of correct decisions runs the other way: recolour to keep light = correct
+        ax_sklearn.images[0].set_data(np.array([[1, 0], [0, 1]]))
+    return ax_book.figure
+
+
+def _curves(y_true, scores, pos_label):
+    y = v.as_1d(y_true, "y_true")
+    if not isinstance(scores, dict) or not scores:
+        raise ValueError("scores must be a non-empty dict {model name: scores}")
+    out = {}
+    for name, s in scores.items():
+        s = v.scores(s, f"scores[{name!r}]")
+        v.same_length(y_true=y, **{"scores": s})
+        out[name] = s
+    y, _, _ = v.binary_labels(y, None, pos_label)
+    v.both_classes(y, pos_label)
+    return y, out
+
+
+def plot_roc(y_true, scores, pos_label=1, ax=None):
+    """ROC curves of one or more models (``scores`` is ``{name: scores}``) with the diagonal of
+    random guessing; the legend gives each model's AUC in the active language."""
+    y, scores = _curves(y_true, scores, pos_label)
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(4.2, 4.0))
+        ax.plot([0, 1], [0, 1], label=term("random_guess"), **BASELINE)
+        for style, (name, s) in zip(SERIES * 3, scores.items()):
+            fpr, tpr, _ = roc_curve(y, s, pos_label=pos_label)
+            auc = roc_auc_score(y == pos_label, s)
+            ax.plot(fpr, tpr, drawstyle="default", label=f"{name} (AUC {fmt(auc)})",
+                    color=style["color"], linestyle=style["linestyle"], marker=style["marker"],
+                    markersize=3.5)
+        ax.set_xlabel(term("fpr_axis"))
+        ax.set_ylabel(term("tpr_axis"))
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_aspect("equal")
+        ax.legend(loc="lower right", fontsize=8)
+    return localise_axes(ax)
+
+
+def plot_pr(y_true, scores, pos_label=1, ax=None):
+    """Precision–recall curves (recall on x, precision on y) drawn as steps, with the horizontal
+    line of a random model at the prevalence; the legend gives each model's average precision."""
+    y, scores = _curves(y_true, scores, pos_label)
+    prevalence = float(np.mean(y == pos_label))
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(4.2, 4.0))
+        ax.plot([0, 1], [prevalence, prevalence], label=f"{term('prevalence_line')} ({fmt(prevalence)})",
+                **BASELINE)
+        for style, (name, s) in zip(SERIES * 3, scores.items()):
+            precision, recall, _ = precision_recall_curve(y, s, pos_label=pos_label)
+            ap = average_precision_score(y == pos_label, s)
+            ax.plot(recall, precision, drawstyle="steps-post", label=f"{name} (AP {fmt(ap)})",
+                    color=style["color"], linestyle=style["linestyle"], marker=style["marker"],
+                    markersize=3.5)
+        ax.set_xlabel(term("recall_axis"))
+        ax.set_ylabel(term("precision_axis"))
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.02, 1.05)
+        ax.set_aspect("equal")
+        ax.legend(loc="lower left", fontsize=8)
+    return localise_axes(ax)
+
+
+def plot_roc_pr(y_true, scores, pos_label=1):
+    """ROC (left) and precision–recall (right) side by side; returns the figure."""
+    with course_style():
+        fig, (ax_roc, ax_pr) = plt.subplots(1, 2, figsize=(8.6, 4.2), layout="constrained")
+        plot_roc(y_true, scores, pos_label=pos_label, ax=ax_roc)
+        plot_pr(y_true, scores, pos_label=pos_label, ax=ax_pr)
+    return fig
+
+
+def plot_threshold_sweep(table, columns=("precision", "recall"), ax=None):
+    """Metrics of :func:`beyond_accuracy.metrics.threshold_table` against the threshold."""
+    missing = [c for c in ("threshold", *columns) if c not in getattr(table, "columns", [])]
+    if missing:
+        raise ValueError(f"table lacks the columns {missing}; build it with metrics.threshold_table")
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.0, 3.4))
+        for style, col in zip(SERIES * 3, columns):
+            label = term(col) if col in ("precision", "recall", "specificity") else col.upper()
+            ax.plot(table["threshold"], table[col], label=label, color=style["color"],
+                    linestyle=style["linestyle"], marker=style["marker"], markersize=3.5)
+        ax.set_xlabel(term("threshold"))
+        ax.set_ylabel(term("metric_value"))
+        ax.set_ylim(-0.02, 1.02)
+        ax.legend(fontsize=8)
+    return localise_axes(ax)
+
+
+def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, neg_name=None, ax=None):
+    """Each example as a marker on the score axis (positives above, negatives below, with
+    different markers), with the thresholds as vertical lines."""
+    y, _, _ = v.binary_labels(y_true, None, pos_label)
+    s = v.scores(y_score, "y_score")
+    v.same_length(y_true=y, y_score=s)
+    pos_name, neg_name = _class_names(pos_name, neg_name)
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7.6, 2.6))
+        is_pos = y == pos_label
+        ax.scatter(s[is_pos], np.full(is_pos.sum(), 1.0), marker="o", s=60, color=PALETTE["vermillion"],
+                   edgecolor="black", label=pos_name, zorder=3)
+        ax.scatter(s[~is_pos], np.zeros((~is_pos).sum()), marker="s", s=55, color=PALETTE["sky"],
+                   edgecolor="black", label=neg_name, zorder=3)
+        for style, t in zip(SERIES[1:] * 3, thresholds):
+            ax.axvline(t, color="0.25", linestyle=style["linestyle"], linewidth=1.2)
+            ax.text(t, 1.45, f"{term('threshold')} {fmt(t, 2)}", ha="center", fontsize=8)
+        ax.set_yticks([0, 1], [neg_name, pos_name])
+        ax.set_ylim(-0.6, 1.7)
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_xlabel(term("score"))
+        ax.grid(axis="y", visible=False)
+    return localise_axes(ax)

@@ -1,0 +1,129 @@
+"""The whole site builds without a single Sphinx warning (-W -n --keep-going), in every language,
+with a working language switcher, localised search, launch buttons that open real notebooks,
+and a student edition without solutions."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import nbformat
+import pytest
+
+from beyond_accuracy import term
+from tools.build import build
+from tools.project import ROOT, languages, repository_url
+from tools.student import write_student_labs
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("build")
+    assert build(root=root) == 0, "the book build failed or warned; see the log printed above"
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def student_site(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("student")
+    assert build(student=True, root=root) == 0, "the student build failed or warned"
+    return root / "student-site"
+
+
+def pages(site: Path, lang: str) -> list[Path]:
+    skip = {"genindex.html", "search.html", "index.html"}
+    return [p for p in (site / lang).rglob("*.html") if p.name not in skip and "_static" not in p.parts]
+
+
+def resolve(page: Path, href: str) -> Path:
+    return (page.parent / unquote(href.split("#")[0])).resolve()
+
+
+def test_landing_page_links_every_language(site):
+    html = (site / "index.html").read_text(encoding="utf-8")
+    for lang in languages():
+        hrefs = re.findall(rf'<a href="([^"]+)" hreflang="{lang}"', html)
+        assert hrefs and resolve(site / "index.html", hrefs[0]).exists(), f"landing link to {lang} is broken"
+        assert term("language_name", lang) in html
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_switcher_reaches_the_same_page_in_every_language(site, lang):
+    for page in pages(site, lang):
+        html = page.read_text(encoding="utf-8")
+        assert 'class="ba-language-switcher"' in html, f"{page} has no language switcher"
+        for other in languages():
+            if other == lang:
+                continue
+            links = re.findall(rf'<a class="ba-language" href="([^"]+)" hreflang="{other}"', html)
+            assert links, f"{page.relative_to(site)} has no link to {other}"
+            target = resolve(page, links[0])
+            assert target.exists(), f"{page.relative_to(site)} links to a missing {other} page"
+            expected = str(page.relative_to(site / lang)).replace(f"/{lang}/", f"/{other}/")
+            assert target == (site / other / expected).resolve()
+            assert f'<link rel="alternate" hreflang="{other}"' in html
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_pages_speak_the_language(site, lang):
+    chapter = next((site / lang / "chapters" / lang).glob("01-*.html"))
+    html = chapter.read_text(encoding="utf-8")
+    assert f'<html lang="{lang}"' in html
+    assert f'placeholder="{term("search_placeholder", lang)}"' in html
+    options = (site / lang / "_static" / "documentation_options.js").read_text(encoding="utf-8")
+    assert f"LANGUAGE: '{lang}'" in options
+    glossary = (site / lang / "chapters" / lang / "glossary.html").read_text(encoding="utf-8")
+    assert term("confusion_matrix", lang) in glossary
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_glued_numbers_reach_the_page(site, lang):
+    """Every value glued in a notebook appears, localised, in its rendered page."""
+    for kind in ("chapters", "labs"):
+        for nb_path in (ROOT / kind / lang).glob("*.ipynb"):
+            html = (site / lang / kind / lang / f"{nb_path.stem}.html").read_text(encoding="utf-8")
+            nb = nbformat.read(nb_path, as_version=4)
+            for cell in nb.cells:
+                for out in cell.get("outputs", []):
+                    if "scrapbook" in out.get("metadata", {}):
+                        text = eval(out["data"]["application/papermill.record/text/plain"])  # a str repr
+                        assert text.replace("\u00a0", "&nbsp;") in html or text in html, (
+                            f"{kind}/{lang}/{nb_path.name}: glued {text!r} not rendered")
+
+
+def test_launch_buttons_open_real_notebooks(site):
+    found = 0
+    for lang in languages():
+        for page in pages(site, lang):
+            for url in re.findall(r'https://colab\.research\.google\.com/github/[^"]+', page.read_text(encoding="utf-8")):
+                found += 1
+                prefix = "/github/" + urlparse(repository_url()).path.strip("/") + "/blob/main/"
+                path = urlparse(url).path
+                assert path.startswith(prefix), f"Colab link {url} does not follow _config.yml"
+                target = ROOT / path[len(prefix):]
+                assert target.suffix == ".ipynb" and target.exists(), f"Colab link to missing {target}"
+    assert found >= 2 * len(languages())
+
+
+def test_student_site_has_no_solutions(student_site, site):
+    for lang in languages():
+        reader_has = any('class="solution' in p.read_text(encoding="utf-8") for p in pages(site, lang))
+        assert reader_has, f"the reader's {lang} site shows no solution at all: nothing was tested"
+        for page in pages(student_site, lang):
+            assert 'class="solution' not in page.read_text(encoding="utf-8"), f"{page} still shows a solution"
+
+
+def test_student_notebooks_keep_checks_and_drop_solutions(tmp_path):
+    written = write_student_labs(tmp_path)
+    assert written
+    for path in written:
+        original = nbformat.read(ROOT / "labs" / path.parent.name / path.name, as_version=4)
+        student = nbformat.read(path, as_version=4)
+        solutions = [c.source for c in original.cells if "solution" in c.metadata.get("tags", [])]
+        assert solutions, f"{path.name} has no solution cells to remove"
+        text = "\n".join(c.source for c in student.cells)
+        for source in solutions:
+            assert source not in text
+        assert "check." in text and "= ..." in text
+        assert "{solution}" not in text

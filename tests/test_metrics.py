@@ -1,0 +1,135 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn import metrics as skm
+
+from beyond_accuracy import datasets
+from beyond_accuracy.metrics import ConfusionCounts, binary_scores, confusion_counts, threshold_table
+
+labels01 = st.lists(st.sampled_from([0, 1]), min_size=1, max_size=60)
+
+
+@st.composite
+def pairs(draw, min_size=1):
+    n = draw(st.integers(min_size, 60))
+    y = draw(st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n))
+    p = draw(st.lists(st.sampled_from([0, 1]), min_size=n, max_size=n))
+    return np.array(y), np.array(p)
+
+
+def test_twenty_patients_at_half():
+    df = datasets.twenty_patients()
+    counts = confusion_counts(df["y"], (df["score"] >= 0.5).astype(int))
+    assert counts == ConfusionCounts(tp=7, fp=2, fn=3, tn=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(pairs())
+def test_confusion_counts_match_sklearn(pair):
+    y, p = pair
+    if 1 not in set(y) | set(p):
+        return
+    tp, fp, fn, tn = confusion_counts(y, p)
+    assert [[tp, fn], [fp, tn]] == skm.confusion_matrix(y, p, labels=[1, 0]).tolist()
+
+
+def test_confusion_counts_with_strings_and_other_pos_label():
+    y = ["spam", "ham", "spam", "ham"]
+    p = ["spam", "spam", "ham", "ham"]
+    assert confusion_counts(y, p, pos_label="spam") == (1, 1, 1, 1)
+    assert confusion_counts([0, 1, 1], [0, 0, 1], pos_label=0) == (1, 1, 0, 1)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pairs())
+def test_binary_scores_match_sklearn(pair):
+    y, p = pair
+    if len(set(y)) < 2:
+        return
+    s = binary_scores(y, p)
+    assert s["accuracy"] == pytest.approx(skm.accuracy_score(y, p))
+    assert s["precision"] == pytest.approx(skm.precision_score(y, p, zero_division=0))
+    assert s["recall"] == pytest.approx(skm.recall_score(y, p))
+    assert s["specificity"] == pytest.approx(skm.recall_score(y, p, pos_label=0))
+    assert s["npv"] == pytest.approx(skm.precision_score(y, p, pos_label=0, zero_division=0))
+    assert s["f1"] == pytest.approx(skm.f1_score(y, p, zero_division=0))
+    assert s["mcc"] == pytest.approx(skm.matthews_corrcoef(y, p))
+    assert s["balanced_accuracy"] == pytest.approx(skm.balanced_accuracy_score(y, p))
+
+
+def test_binary_scores_accuracy_paradox():
+    df = datasets.thousand_patients()
+    s = binary_scores(df["y"], df["lazy"]).round(3)
+    assert (s["accuracy"], s["recall"], s["precision"]) == (0.985, 0.5, 0.333)
+    assert (s["balanced_accuracy"], s["mcc"], s["kappa"]) == (0.745, 0.401, 0.393)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([0, 1]), st.floats(0, 1, allow_nan=False)), min_size=2, max_size=40),
+    st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=5),
+)
+def test_threshold_table_matches_sklearn_at_each_threshold(rows, thresholds):
+    y = np.array([r[0] for r in rows])
+    s = np.array([r[1] for r in rows])
+    if len(set(y)) < 2:
+        return
+    table = threshold_table(y, s, thresholds, betas=(1, 2))
+    for _, row in table.iterrows():
+        pred = (s >= row["threshold"]).astype(int)
+        tn, fp, fn, tp = skm.confusion_matrix(y, pred, labels=[0, 1]).ravel()
+        assert (row["tp"], row["fp"], row["fn"], row["tn"]) == (tp, fp, fn, tn)
+        assert row["precision"] == pytest.approx(skm.precision_score(y, pred, zero_division=0))
+        assert row["recall"] == pytest.approx(skm.recall_score(y, pred))
+        assert row["f1"] == pytest.approx(skm.f1_score(y, pred, zero_division=0))
+        assert row["f2"] == pytest.approx(skm.fbeta_score(y, pred, beta=2, zero_division=0))
+
+
+def test_threshold_table_brief_values():
+    df = datasets.twenty_patients()
+    t = threshold_table(df["y"], df["score"], [0.3, 0.7]).set_index("threshold")
+    assert tuple(t.loc[0.3, ["tp", "fp", "fn", "tn"]]) == (9, 4, 1, 6)
+    assert tuple(t.loc[0.7, ["tp", "fp", "fn", "tn"]]) == (5, 1, 5, 9)
+
+
+# --- validation: every public function names what was wrong --------------------------------
+
+BAD_LABELS = [
+    (([0, 1, 1], [0, 1]), "same length"),
+    (([], []), "empty"),
+    (([0, np.nan, 1], [0, 1, 1]), "missing"),
+    (([0, 1, 2], [0, 1, 1]), "at most two labels"),
+    (([0, 0, 0], [0, 0, 0]), "pos_label=1 does not occur"),
+    (([[0, 1], [1, 0]], [0, 1]), "1-D"),
+    ((5, [0, 1]), "single value"),
+]
+
+
+@pytest.mark.parametrize("args, message", BAD_LABELS, ids=[m for _, m in BAD_LABELS])
+@pytest.mark.parametrize("func", [confusion_counts, binary_scores])
+def test_label_functions_reject_bad_input(func, args, message):
+    with pytest.raises(ValueError, match=message):
+        func(*args)
+
+
+@pytest.mark.parametrize(
+    "y, scores, thresholds, message",
+    [
+        ([0, 1, 1], [0.2, 0.4], [0.5], "same length"),
+        ([0, 1], [0.2, np.nan], [0.5], "missing"),
+        ([0, 1], [0.2, np.inf], [0.5], "infinite"),
+        ([0, 1], ["a", "b"], [0.5], "numeric"),
+        ([1, 1], [0.2, 0.4], [0.5], "both classes"),
+        ([0, 0], [0.2, 0.4], [0.5], "pos_label=1 does not occur"),
+        ([0, 1], [0.2, 0.4], [], "empty"),
+    ],
+)
+def test_threshold_table_rejects_bad_input(y, scores, thresholds, message):
+    with pytest.raises(ValueError, match=message):
+        threshold_table(y, scores, thresholds)
+
+
+def test_threshold_table_rejects_bad_beta():
+    with pytest.raises(ValueError, match="beta"):
+        threshold_table([0, 1], [0.2, 0.4], [0.5], betas=(0,))

@@ -1,0 +1,62 @@
+"""The build tooling: derived per-language configuration, the student edition's transformations."""
+
+import pytest
+
+from tools.build import derived_config, derived_toc, localise_path
+from tools.project import config, first_cell, install_spec, repository_url
+from tools.student import answer_names, placeholder, student_markdown
+
+
+def test_toc_is_derived_for_each_language():
+    toc = derived_toc("fi")
+    assert toc["root"] == "chapters/fi/index"
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    assert all("/fi/" in f for f in files)
+    assert toc["parts"][0]["caption"] == "Kurssi"
+
+
+def test_config_is_derived_for_each_language():
+    cfg = derived_config("it")
+    sc = cfg["sphinx"]["config"]
+    assert sc["language"] == "it"
+    assert sc["html_theme_options"]["search_bar_text"] == "Cerca nel libro…"
+    assert sc["ba_languages"] == ["en", "it", "es", "pt", "fi"]
+    assert cfg["repository"]["url"] == repository_url()
+    assert "course" not in cfg
+
+
+def test_repository_url_drives_the_colab_install_cell():
+    assert repository_url() == config()["repository"]["url"].rstrip("/")
+    assert repository_url() in install_spec()
+    assert install_spec() in first_cell("pt")
+    assert 'LANG = "pt"' in first_cell("pt")
+
+
+def test_localise_path():
+    assert localise_path("chapters/en/01-confusion-matrix", "es") == "chapters/es/01-confusion-matrix"
+    assert localise_path("labs/en/x", "en") == "labs/en/x"
+
+
+def test_student_markdown_removes_every_solution_block():
+    text = (
+        "Intro\n\n````{exercise} Q\n:label: ex-a\n\nWhat?\n````\n\n"
+        "````{solution} ex-a\n:class: dropdown\n\n```python\nsecret = 42\n```\n````\n\n"
+        ":::{solution} ex-b\nalso secret\n:::\n\nOutro\n"
+    )
+    out = student_markdown(text)
+    assert "secret" not in out and "{solution}" not in out
+    assert "{exercise}" in out and "What?" in out and "Outro" in out
+
+
+def test_student_markdown_rejects_unclosed_solution():
+    with pytest.raises(ValueError, match="not closed"):
+        student_markdown("````{solution} ex\nhidden\n")
+
+
+def test_solution_cells_become_placeholders():
+    source = "pred = scores >= 0.4\nanswer_counts = (1, 2, 3, 4)\nanswer_f1: float = 0.5\n"
+    assert answer_names(source) == ["answer_counts", "answer_f1"]
+    out = placeholder(source)
+    assert "answer_counts = ..." in out and "answer_f1 = ..." in out and "0.4" not in out
+    with pytest.raises(ValueError, match="answer_"):
+        placeholder("x = 1")

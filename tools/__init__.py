@@ -1,0 +1,1 @@
+"""Build tooling of the course: the book, notebooks, figures, student version, benchmarks."""

@@ -1,0 +1,178 @@
+"""Build the whole site: one Jupyter Book per language plus a landing page to choose one.
+
+For every language the build stages a book in _build/stage/<lang>/ that mirrors the repository's
+paths (so launch buttons open the real chapters/<lang>/*.ipynb): the rendered, verified .ipynb of
+each chapter and lab, the plain .md pages, figures, the bibliography and a generated glossary,
+with a _config.yml and _toc.yml derived from the ones at the top of the repository. Then it runs
+`jupyter-book build -W -n --keep-going` on each (two at a time) and assembles _build/site/.
+
+    python -m tools.build             # the reader's site        -> _build/site/
+    python -m tools.build --student   # without solutions        -> _build/student-site/
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import shutil
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
+
+from beyond_accuracy.language import term
+
+from .glossary import glossary_markdown
+from .project import BUILD, KINDS, ROOT, config, languages, reference_language, toc
+from .student import student_markdown, student_notebook
+
+
+def localise_path(path: str, lang: str) -> str:
+    ref = reference_language()
+    return "/".join(lang if part == ref else part for part in path.split("/"))
+
+
+def derived_toc(lang: str) -> dict:
+    def walk(node):
+        if isinstance(node, dict):
+            out = {}
+            for key, value in node.items():
+                if key in ("file", "root"):
+                    out[key] = localise_path(value, lang)
+                elif key == "caption":
+                    out[key] = term("toc_" + value.lower(), lang)
+                else:
+                    out[key] = walk(value)
+            return out
+        if isinstance(node, list):
+            return [walk(x) for x in node]
+        return node
+
+    return walk(toc())
+
+
+def derived_config(lang: str) -> dict:
+    cfg = config()
+    cfg.pop("course", None)
+    sphinx = cfg.setdefault("sphinx", {})
+    sphinx["recursive_update"] = True
+    sphinx["local_extensions"] = {
+        name: str(ROOT / path) for name, path in (sphinx.get("local_extensions") or {}).items()
+    }
+    sc = sphinx.setdefault("config", {})
+    sc["language"] = lang
+    sc["ba_languages"] = languages()
+    sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
+    sc["ba_switcher_label"] = term("language_label", lang)
+    sc["html_theme_options"] = {"search_bar_text": term("search_placeholder", lang)}
+    cfg["bibtex_bibfiles"] = [str(ROOT / b) for b in cfg.get("bibtex_bibfiles", [])]
+    return cfg
+
+
+def stage(lang: str, student: bool, out: Path) -> Path:
+    """Lay out the sources of one language's book in out/<lang>/."""
+    dest = out / lang
+    if dest.exists():
+        shutil.rmtree(dest)
+    for kind in KINDS:
+        src = ROOT / kind / lang
+        if not src.exists():
+            continue
+        target = dest / kind / lang
+        target.mkdir(parents=True)
+        for path in sorted(src.iterdir()):
+            if path.is_dir():
+                shutil.copytree(path, target / path.name)
+            elif path.suffix == ".ipynb":
+                if student:
+                    student_notebook(path, target / path.name)
+                else:
+                    shutil.copy2(path, target / path.name)
+            elif path.suffix == ".md" and not path.with_suffix(".ipynb").exists():
+                text = path.read_text(encoding="utf-8")
+                (target / path.name).write_text(student_markdown(text) if student else text, encoding="utf-8")
+    glossary = dest / "chapters" / lang / "glossary.md"
+    glossary.write_text(glossary_markdown(lang), encoding="utf-8")
+    (dest / "_config.yml").write_text(yaml.safe_dump(derived_config(lang), allow_unicode=True, sort_keys=False), encoding="utf-8")
+    (dest / "_toc.yml").write_text(yaml.safe_dump(derived_toc(lang), allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return dest
+
+
+def build_one(source: Path, output: Path, log: Path) -> tuple[int, float]:
+    start = time.perf_counter()
+    cmd = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()", "build", str(source), "--path-output", str(output),
+           "-W", "-n", "--keep-going", "--builder", "html"]
+    with log.open("w", encoding="utf-8") as fh:
+        code = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT).returncode
+    return code, time.perf_counter() - start
+
+
+def landing_page(student: bool) -> str:
+    root_page = localise_path(toc()["root"], "en")
+    items = []
+    for lang in languages():
+        page = localise_path(root_page, lang)
+        items.append(
+            f'<li><a href="{lang}/{page}.html" hreflang="{lang}" lang="{lang}">'
+            f'<span class="name">{html.escape(term("language_name", lang))}</span>'
+            f'<span class="sub">{html.escape(term("book_subtitle", lang))}</span></a></li>'
+        )
+    alternates = "\n".join(
+        f'<link rel="alternate" hreflang="{lang}" href="{lang}/{localise_path(root_page, lang)}.html">'
+        for lang in languages()
+    )
+    template = (ROOT / "tools" / "templates" / "landing.html").read_text(encoding="utf-8")
+    title = config()["title"] + (" — student edition" if student else "")
+    prompt = " · ".join(html.escape(term("choose_language", lang)) for lang in languages())
+    return (template.replace("{{title}}", html.escape(title)).replace("{{alternates}}", alternates)
+            .replace("{{prompt}}", prompt).replace("{{languages}}", "\n".join(items)))
+
+
+def build(student: bool = False, langs: list[str] | None = None, jobs: int = 2, root: Path = BUILD) -> int:
+    """Build the site into root/site (or root/student-site); returns 0 on success."""
+    name = "student" if student else "reader"
+    stage_root = root / "stage" / name
+    lang_root = root / "books" / name
+    site = root / ("student-site" if student else "site")
+    langs = langs or languages()
+    sources = {lang: stage(lang, student, stage_root) for lang in langs}
+    lang_root.mkdir(parents=True, exist_ok=True)
+    failures = 0
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {
+            lang: pool.submit(build_one, sources[lang], lang_root / lang, lang_root / f"{lang}.log")
+            for lang in langs
+        }
+        for lang, fut in futures.items():
+            code, seconds = fut.result()
+            status = "ok" if code == 0 else f"FAILED (exit {code}); see {lang_root / f'{lang}.log'}"
+            print(f"{seconds:6.1f} s  {lang}: {status}")
+            if code:
+                failures += 1
+                print((lang_root / f"{lang}.log").read_text(encoding="utf-8")[-4000:], file=sys.stderr)
+    if failures:
+        return 1
+    if site.exists():
+        shutil.rmtree(site)
+    site.mkdir(parents=True)
+    for lang in langs:
+        shutil.copytree(lang_root / lang / "_build" / "html", site / lang)
+    (site / "index.html").write_text(landing_page(student), encoding="utf-8")
+    print(f"site: {site / 'index.html'}")
+    return 0
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--student", action="store_true", help="build the student edition (no solutions)")
+    parser.add_argument("--lang", action="append", help="only these languages (repeatable)")
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    return build(student=args.student, langs=args.lang, jobs=args.jobs)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Re-sync and re-execute every chapter and lab notebook.
+
+The MyST Markdown file (.md) is the source. For each one this command
+1. makes its first code cell the language cell derived from _config.yml (tools.project.first_cell),
+2. executes it top to bottom in a fresh kernel (working directory: the notebook's folder),
+3. writes the paired .ipynb with the outputs, which Colab opens, nbval re-checks and the book renders.
+
+    python -m tools.notebooks                 # all notebooks, two at a time
+    python -m tools.notebooks chapters/it/01-confusion-matrix.md ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import jupytext
+import nbformat
+from nbclient import NotebookClient
+
+from .project import ROOT, first_cell, notebook_sources
+
+TIMEOUT = 600
+
+
+def language_of(path: Path) -> str:
+    return path.parent.name
+
+
+def sync_first_cell(path: Path) -> bool:
+    """Rewrite the first code cell of the .md from _config.yml if it differs; True if rewritten."""
+    nb = jupytext.read(path)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    wanted = first_cell(language_of(path))
+    if not code:
+        raise ValueError(f"{path}: a notebook needs the language cell as its first code cell")
+    if code[0].source == wanted:
+        return False
+    code[0].source = wanted
+    jupytext.write(nb, path, fmt="md:myst")
+    return True
+
+
+def execute(path: Path, write: bool = True) -> tuple[Path, float]:
+    """Execute the .md and (unless write=False) write its paired .ipynb; returns (path, seconds)."""
+    path = Path(path)
+    nb = jupytext.read(path)
+    start = time.perf_counter()
+    NotebookClient(
+        nb,
+        timeout=TIMEOUT,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        record_timing=False,
+    ).execute()
+    seconds = time.perf_counter() - start
+    for i, cell in enumerate(nb.cells):
+        cell.id = f"cell-{i:03d}"  # stable ids: re-executing changes only what really changed
+    nb.metadata.pop("jupytext", None)
+    nb.metadata["language_info"] = {"name": "python"}  # no interpreter version: stable files
+    if write:
+        nbformat.write(nb, path.with_suffix(".ipynb"))
+    return path, seconds
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("paths", nargs="*", type=Path)
+    parser.add_argument("-j", "--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    paths = [p.resolve() for p in args.paths] or notebook_sources()
+    for p in paths:
+        if sync_first_cell(p):
+            print(f"language cell updated: {p.relative_to(ROOT)}")
+    failed = 0
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        futures = {p: pool.submit(execute, p) for p in paths}
+        for p, fut in futures.items():
+            try:
+                _, seconds = fut.result()
+                print(f"{seconds:6.1f} s  {p.relative_to(ROOT)}")
+            except Exception as exc:  # report every failing notebook, then fail
+                failed += 1
+                print(f"FAILED  {p.relative_to(ROOT)}: {exc}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
