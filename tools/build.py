@@ -67,6 +67,7 @@ def derived_config(lang: str) -> dict:
     sc["ba_languages"] = languages()
     sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
     sc["ba_switcher_label"] = term("language_label", lang)
+    sc["ba_search_label"] = term("search_label", lang)
     sc["html_theme_options"] = {"search_bar_text": term("search_placeholder", lang)}
     cfg["bibtex_bibfiles"] = [str(ROOT / b) for b in cfg.get("bibtex_bibfiles", [])]
     return cfg

@@ -4,7 +4,8 @@ language of the course, and <link rel="alternate" hreflang> tags in the page hea
 The site is laid out as <site>/<lang>/<pagename>.html, where pagenames of the course carry the
 language as a path segment (chapters/it/01-confusion-matrix); the same page in another language
 replaces that segment. Configuration (written by tools/build.py into each language's config):
-``ba_languages`` (codes), ``ba_language_names`` ({code: own name}), ``ba_switcher_label``.
+``ba_languages`` (codes), ``ba_language_names`` ({code: own name}), ``ba_switcher_label`` and
+``ba_search_label`` (the search button's label, which the theme does not translate into every language).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ def on_page_context(app, pagename, templatename, context, doctree):
     links = _links(app, pagename)
     context["ba_language_links"] = links
     context["ba_switcher_label"] = app.config.ba_switcher_label
+    context["ba_search_label"] = app.config.ba_search_label
     alternates = "".join(
         f'<link rel="alternate" hreflang="{link["lang"]}" href="{link["url"]}" />\n' for link in links
     )
@@ -47,10 +49,10 @@ def on_page_context(app, pagename, templatename, context, doctree):
 def on_config_inited(app, config):
     config.templates_path.append(str(Path(__file__).parent / "templates"))
     options = dict(config.html_theme_options or {})
-    end = list(options.get("article_header_end") or ["article-header-buttons.html"])
-    if "language-switcher.html" not in end:
-        end.insert(0, "language-switcher.html")
-    options["article_header_end"] = end
+    start = list(options.get("article_header_start") or ["toggle-primary-sidebar.html"])
+    if "language-switcher.html" not in start:
+        start.append("language-switcher.html")
+    options["article_header_start"] = start
     config.html_theme_options = options
 
 
@@ -58,6 +60,7 @@ def setup(app):
     app.add_config_value("ba_languages", [], "html")
     app.add_config_value("ba_language_names", {}, "html")
     app.add_config_value("ba_switcher_label", "Language", "html")
+    app.add_config_value("ba_search_label", "Search", "html")
     app.connect("config-inited", on_config_inited)
     app.connect("html-page-context", on_page_context)
     app.add_css_file("language-switcher.css")
