@@ -69,10 +69,10 @@ def test_switcher_reaches_the_same_page_in_every_language(site, lang):
 def test_pages_speak_the_language(site, lang):
     chapter = next((site / lang / "chapters" / lang).glob("01-*.html"))
     html = chapter.read_text(encoding="utf-8")
-    assert f'<html lang="{lang}"' in html
+    assert re.search(rf'<html lang="{lang}(-[A-Z]+)?"', html), "the page does not declare its language"
     assert f'placeholder="{term("search_placeholder", lang)}"' in html
     options = (site / lang / "_static" / "documentation_options.js").read_text(encoding="utf-8")
-    assert f"LANGUAGE: '{lang}'" in options
+    assert re.search(rf"LANGUAGE: '{lang}(_[A-Z]+)?'", options)
     glossary = (site / lang / "chapters" / lang / "glossary.html").read_text(encoding="utf-8")
     assert term("confusion_matrix", lang) in glossary
 

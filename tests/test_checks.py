@@ -23,8 +23,8 @@ def test_every_lab_has_checks():
 def test_check_accepts_the_solution_and_rejects_wrong_answers(lab, ex):
     assert ex.grade(ex.solve() if ex.kind != "choice" else sorted(ex.solve())[0]) == CORRECT
     assert ex.grade(...) == NOT_ATTEMPTED
-    assert ex.wrong_examples, f"{lab}.{ex.name} has no wrong examples to self-test with"
-    for wrong in ex.wrong_examples:
+    assert ex.wrong_answers(), f"{lab}.{ex.name} has no wrong examples to self-test with"
+    for wrong in ex.wrong_answers():
         assert ex.grade(wrong) in (NOT_YET, BAD_FORM), f"{lab}.{ex.name} accepted the wrong answer {wrong!r}"
 
 
@@ -43,7 +43,7 @@ def rendered(value):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_feedback_is_localised_and_never_reveals_the_answer(lab, ex, lang):
     expected = ex.solve()
-    for answer in (*ex.wrong_examples, ..., "not a valid answer form" if ex.kind != "choice" else 12):
+    for answer in (*ex.wrong_answers(), ..., "not a valid answer form" if ex.kind != "choice" else 12):
         text = ex.feedback(answer, lang=lang)
         assert text.split()[0] in {"❌", "✏️", "⚠️"}
         values = [expected] if ex.kind != "choice" else []

@@ -12,6 +12,7 @@ import nbformat
 import pytest
 
 from beyond_accuracy import fmt
+from tools.notebooks import merge_streams
 from tools.project import ROOT, first_cell, languages, notebook_sources, reference_language
 
 SOURCES = notebook_sources()
@@ -102,7 +103,7 @@ def glue_outputs(cell) -> dict[str, dict]:
 def comparable(cell) -> list:
     """The outputs of a cell that must match across languages (images and glue excluded)."""
     items = []
-    for out in cell.outputs:
+    for out in merge_streams([o.copy() for o in cell.outputs]):
         if "scrapbook" in out.get("metadata", {}):
             continue
         if out.output_type == "stream":
@@ -115,7 +116,8 @@ def comparable(cell) -> list:
 
 def verdicts(cell) -> list[str]:
     """Check feedback is localised: compare only its verdict (the leading symbol of each line)."""
-    return [line.split()[0] for o in cell.outputs if o.output_type == "stream" for line in o.text.splitlines() if line]
+    streams = merge_streams([o.copy() for o in cell.outputs])
+    return [line.split()[0] for o in streams if o.output_type == "stream" for line in o.text.splitlines() if line]
 
 
 @pytest.mark.parametrize("kind_name", sorted(by_name()), ids=lambda k: f"{k[0]}/{k[1]}")

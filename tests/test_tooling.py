@@ -18,7 +18,8 @@ def test_toc_is_derived_for_each_language():
 def test_config_is_derived_for_each_language():
     cfg = derived_config("it")
     sc = cfg["sphinx"]["config"]
-    assert sc["language"] == "it"
+    assert sc["language"] == "it" and sc["ba_language"] == "it"
+    assert derived_config("pt")["sphinx"]["config"]["language"] == "pt_BR"
     assert sc["html_theme_options"]["search_bar_text"] == "Cerca nel libro…"
     assert sc["ba_languages"] == ["en", "it", "es", "pt", "fi"]
     assert cfg["repository"]["url"] == repository_url()

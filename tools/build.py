@@ -63,7 +63,8 @@ def derived_config(lang: str) -> dict:
         name: str(ROOT / path) for name, path in (sphinx.get("local_extensions") or {}).items()
     }
     sc = sphinx.setdefault("config", {})
-    sc["language"] = lang
+    sc["language"] = config()["course"].get("sphinx_locales", {}).get(lang, lang)
+    sc["ba_language"] = lang
     sc["ba_languages"] = languages()
     sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
     sc["ba_switcher_label"] = term("language_label", lang)

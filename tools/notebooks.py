@@ -44,6 +44,18 @@ def sync_first_cell(path: Path) -> bool:
     return True
 
 
+def merge_streams(outputs: list) -> list:
+    """Join consecutive pieces of the same stream: how a print is split depends on timing."""
+    merged = []
+    for out in outputs:
+        if (out.output_type == "stream" and merged and merged[-1].output_type == "stream"
+                and merged[-1].name == out.name):
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def execute(path: Path, write: bool = True) -> tuple[Path, float]:
     """Execute the .md and (unless write=False) write its paired .ipynb; returns (path, seconds)."""
     path = Path(path)
@@ -59,6 +71,8 @@ def execute(path: Path, write: bool = True) -> tuple[Path, float]:
     seconds = time.perf_counter() - start
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i:03d}"  # stable ids: re-executing changes only what really changed
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
     nb.metadata.pop("jupytext", None)
     nb.metadata["language_info"] = {"name": "python"}  # no interpreter version: stable files
     if write:

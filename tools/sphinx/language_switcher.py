@@ -3,8 +3,8 @@ language of the course, and <link rel="alternate" hreflang> tags in the page hea
 
 The site is laid out as <site>/<lang>/<pagename>.html, where pagenames of the course carry the
 language as a path segment (chapters/it/01-confusion-matrix); the same page in another language
-replaces that segment. Configuration (written by tools/build.py into each language's config):
-``ba_languages`` (codes), ``ba_language_names`` ({code: own name}), ``ba_switcher_label`` and
+replaces that segment. Configuration (written by tools/build.py into each language's config): ``ba_language`` (this
+site's code, as in the paths), ``ba_languages`` (codes), ``ba_language_names`` ({code: own name}), ``ba_switcher_label`` and
 ``ba_search_label`` (the search button's label, which the theme does not translate into every language).
 """
 
@@ -20,7 +20,7 @@ def _target(pagename: str, current: str, other: str) -> str:
 
 
 def _links(app, pagename: str) -> list[dict]:
-    current = app.config.language
+    current = app.config.ba_language or app.config.language
     up = "../" * (pagename.count("/") + 1)
     links = []
     for lang in app.config.ba_languages:
@@ -57,6 +57,7 @@ def on_config_inited(app, config):
 
 
 def setup(app):
+    app.add_config_value("ba_language", "", "html")
     app.add_config_value("ba_languages", [], "html")
     app.add_config_value("ba_language_names", {}, "html")
     app.add_config_value("ba_switcher_label", "Language", "html")

@@ -25,7 +25,9 @@ class Exercise:
     change to the data or the method shows up as a failing self-test. ``kind`` says how answers
     are compared: ``"number"`` (within ``tol``), ``"numbers"`` (a sequence, element-wise within
     ``tol``), ``"choice"`` (one of ``solve()``'s accepted strings, case and spacing ignored).
-    ``hint`` and ``form`` map each language to a sentence.
+    ``hint`` and ``form`` map each language to a sentence. ``wrong_examples`` (a tuple, or a
+    function returning one, derived from the solution) holds plausible mistakes the self-tests
+    must reject.
     """
 
     name: str
@@ -34,7 +36,7 @@ class Exercise:
     hint: dict[str, str]
     form: dict[str, str]
     tol: float = 0.0
-    wrong_examples: tuple = field(default=())
+    wrong_examples: tuple | Callable[[], tuple] = field(default=())
 
     def __post_init__(self):
         if self.kind not in ("number", "numbers", "choice"):
@@ -43,6 +45,10 @@ class Exercise:
             missing = [lang for lang in LANGUAGES if not getattr(self, what).get(lang)]
             if missing:
                 raise ValueError(f"exercise {self.name!r} lacks a {what} in {missing}")
+
+    def wrong_answers(self) -> tuple:
+        examples = self.wrong_examples
+        return tuple(examples() if callable(examples) else examples)
 
     def grade(self, answer) -> str:
         """One of ``correct``, ``not yet``, ``not attempted``, ``bad form``."""

@@ -81,9 +81,33 @@ def _solve_best_f2() -> float:
     return float(sweep.loc[sweep["f2"].idxmax(), "threshold"])  # ties: the lowest threshold
 
 
+def _wrong_counts() -> tuple:
+    """scikit-learn's order (tn, fp, fn, tp), FP and FN swapped, the counts at threshold 0.5."""
+    tp, fp, fn, tn = _solve_counts()
+    y_val, proba = _validation_probabilities()
+    at_half = tuple(confusion_counts(y_val, (proba >= 0.5).astype(int)))
+    return tuple({(tn, fp, fn, tp), (tp, fn, fp, tn), at_half} - {(tp, fp, fn, tn)})
+
+
+def _wrong_precision_recall() -> tuple:
+    """The pair swapped, and precision computed as TP / (TP + FP + FN)."""
+    tp, fp, fn, tn = _solve_counts()
+    precision, recall = _solve_precision_recall()
+    return ((recall, precision), (tp / (tp + fp + fn), recall))
+
+
+def _wrong_best_f2() -> tuple:
+    """The best-F1 threshold, the habitual 0.5, and the next step of the sweep."""
+    y_val, proba = _validation_probabilities()
+    sweep = threshold_table(y_val, proba, SWEEP, betas=(1, 2))
+    best_f1 = float(sweep.loc[sweep["f1"].idxmax(), "threshold"])
+    best = _solve_best_f2()
+    return tuple({best_f1, 0.5, round(best + 0.05, 2)} - {best})
+
+
 # What a reader may call each row of classification_report, in the five languages of the course.
 _ROW_NAMES = {
-    "accuracy": ("accuracy", "accuratezza", "exactitud", "acurácia", "acuracia", "exatidão",
+    "accuracy": ("accuracy", "accuratezza", "exactitud", "acurácia", "acuracia", "exatidão", "exatidao",
                  "tarkkuus"),
     "macro avg": ("macro avg", "macro average", "macro"),
     "weighted avg": ("weighted avg", "weighted average", "weighted"),
@@ -114,20 +138,20 @@ counts = Exercise(
               "default label order, scikit-learn's confusion_matrix starts with TN: give the counts "
               "in the order TP, FP, FN, TN.",
         "it": "Segnala una biopsia come maligna quando la probabilità di malignità stimata dalla "
-              "regressione logistica è almeno pari alla soglia (>=, non >) e conta solo sull'insieme "
-              "di validazione. Con l'ordine predefinito delle etichette, confusion_matrix di "
+              "regressione logistica è almeno pari alla soglia (>=, non >) e fai il conteggio solo "
+              "sull'insieme di validazione. Con l'ordine predefinito delle etichette, confusion_matrix di "
               "scikit-learn comincia da TN: scrivi i conteggi nell'ordine TP, FP, FN, TN.",
         "es": "Marca una biopsia como maligna cuando la probabilidad de malignidad que da la "
-              "regresión logística es al menos el umbral (>=, no >) y cuenta solo en el conjunto de "
-              "validación. Con el orden de etiquetas por defecto, confusion_matrix de scikit-learn "
+              "regresión logística es mayor o igual que el umbral (>=, no >), y haz el recuento "
+              "solo en el conjunto de validación. Con el orden de etiquetas por defecto, confusion_matrix de scikit-learn "
               "empieza por TN: da los recuentos en el orden TP, FP, FN, TN.",
         "pt": "Sinalize uma biópsia como maligna quando a probabilidade de malignidade dada pela "
-              "regressão logística for pelo menos o limiar (>=, não >) e conte apenas no conjunto de "
+              "regressão logística for maior ou igual ao limiar (>=, não >) e conte apenas no conjunto de "
               "validação. Com a ordem padrão dos rótulos, a confusion_matrix do scikit-learn começa "
               "por TN: informe as contagens na ordem TP, FP, FN, TN.",
         "fi": "Merkitse koepala pahanlaatuiseksi, kun logistisen regression antama pahanlaatuisuuden "
               "todennäköisyys on vähintään kynnysarvo (>=, ei >), ja laske vain validointiaineistosta. "
-              "Oletusjärjestyksessä scikit-learnin confusion_matrix alkaa TN:stä: anna lukumäärät "
+              "Nimiöiden oletusjärjestyksellä scikit-learnin confusion_matrix alkaa TN:stä: anna lukumäärät "
               "järjestyksessä TP, FP, FN, TN.",
     },
     form={
@@ -138,8 +162,7 @@ counts = Exercise(
         "fi": "neljän kokonaisluvun monikko (tuple), (tp, fp, fn, tn).",
     },
     tol=0.0,
-    # scikit-learn's order (tn, fp, fn, tp); FP and FN swapped; the counts at the default threshold
-    wrong_examples=((69, 2, 4, 39), (39, 4, 2, 69), (39, 1, 4, 70)),
+    wrong_examples=lambda: _wrong_counts(),
 )
 
 precision_recall = Exercise(
@@ -150,15 +173,17 @@ precision_recall = Exercise(
         "en": "Precision reads the predicted-positive column: TP divided by all flagged biopsies "
               "(TP + FP). Recall reads the actual-positive row: TP divided by all malignant biopsies "
               "(TP + FN). Check the order of the pair as well.",
-        "it": "La precision legge la colonna dei previsti positivi: TP diviso tutte le biopsie "
-              "segnalate (TP + FP). La recall legge la riga dei positivi reali: TP diviso tutte le "
-              "biopsie maligne (TP + FN). Controlla anche l'ordine della coppia.",
-        "es": "La precisión lee la columna de los predichos positivos: TP entre todas las biopsias "
-              "marcadas (TP + FP). La exhaustividad (recall) lee la fila de los positivos reales: TP "
-              "entre todas las biopsias malignas (TP + FN). Revisa también el orden del par.",
-        "pt": "A precisão lê a coluna dos previstos positivos: TP dividido por todas as biópsias "
-              "sinalizadas (TP + FP). A revocação (recall) lê a linha dos positivos reais: TP dividido "
-              "por todas as biópsias malignas (TP + FN). Confira também a ordem do par.",
+        "it": "La precision si legge nella colonna dei positivi previsti: TP diviso il numero di "
+              "biopsie segnalate (TP + FP). La recall si legge nella riga dei positivi reali: TP "
+              "diviso il numero di biopsie maligne (TP + FN). Controlla anche l'ordine della coppia.",
+        "es": "La precisión se lee en la columna de los positivos predichos: TP entre todas las "
+              "biopsias marcadas (TP + FP). La exhaustividad (recall) se lee en la fila de los "
+              "positivos reales: TP entre todas las biopsias malignas (TP + FN). Revisa también el "
+              "orden del par.",
+        "pt": "A precisão se lê na coluna dos positivos previstos: TP dividido pelo total de "
+              "biópsias sinalizadas (TP + FP). A revocação (recall) se lê na linha dos positivos "
+              "reais: TP dividido pelo total de biópsias malignas (TP + FN). Confira também a ordem "
+              "do par.",
         "fi": "Täsmällisyys (precision) luetaan ennustettujen positiivisten sarakkeesta: TP jaettuna "
               "kaikkien merkittyjen koepalojen määrällä (TP + FP). Herkkyys (recall) luetaan "
               "todellisten positiivisten riviltä: TP jaettuna kaikkien pahanlaatuisten koepalojen "
@@ -169,11 +194,10 @@ precision_recall = Exercise(
         "it": "una coppia di proporzioni tra zero e uno, (precision, recall).",
         "es": "un par de proporciones entre cero y uno, (precisión, exhaustividad).",
         "pt": "um par de proporções entre zero e um, (precisão, revocação).",
-        "fi": "kahden nollan ja yhden välisen osuuden pari, (täsmällisyys, herkkyys).",
+        "fi": "osuuksien pari väliltä 0–1: (täsmällisyys, herkkyys).",
     },
     tol=0.005,  # accepts answers rounded to two decimals; the wrong examples lie much further
-    # the pair swapped; specificity given as recall; precision as TP / (TP + FN + FP)
-    wrong_examples=((0.907, 0.951), (0.951, 0.972), (0.867, 0.907)),
+    wrong_examples=lambda: _wrong_precision_recall(),
 )
 
 best_f2 = Exercise(
@@ -200,15 +224,14 @@ best_f2 = Exercise(
               "F2 ei ole F1.",
     },
     form={
-        "en": "one number: a threshold from the sweep, written as a decimal.",
-        "it": "un solo numero: una soglia della scansione, scritta come numero decimale.",
-        "es": "un solo número: un umbral del barrido, escrito como decimal.",
-        "pt": "um único número: um limiar da varredura, escrito como decimal.",
-        "fi": "yksi luku: läpikäynnin kynnysarvo desimaalilukuna.",
+        "en": "one number: a threshold from the sweep, written as a Python decimal (for example 0.35).",
+        "it": "un solo numero: una soglia della scansione, scritta come decimale Python, con il punto (per esempio 0.35).",
+        "es": "un solo número: un umbral del barrido, escrito como número decimal de Python, con punto (p. ej., 0.35).",
+        "pt": "um único número: um limiar da varredura, escrito como decimal do Python, com ponto (por exemplo 0.35).",
+        "fi": "yksi luku: läpikäynnin kynnysarvo Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
     },
     tol=0.001,
-    # the best-F1 threshold; the habitual threshold; the next step of the sweep
-    wrong_examples=(0.55, 0.5, 0.25),
+    wrong_examples=lambda: _wrong_best_f2(),
 )
 
 micro_f1 = Exercise(
@@ -223,20 +246,20 @@ micro_f1 = Exercise(
               "con ogni numero della colonna f1-score del report, comprese le righe sotto le dieci "
               "cifre. Una di quelle righe non ha né precision né recall.",
         "es": "Calcula f1_score(..., average=\"micro\") en el conjunto de prueba de los dígitos y "
-              "compáralo con cada número de la columna f1-score del informe, incluidas las filas bajo "
-              "los diez dígitos. Una de esas filas no tiene ni precision ni recall.",
+              "compáralo con cada número de la columna f1-score del informe, incluidas las filas que hay "
+              "debajo de los diez dígitos. Una de esas filas no tiene valores en las columnas precision y recall.",
         "pt": "Calcule f1_score(..., average=\"micro\") no conjunto de teste dos dígitos e compare-o "
               "com cada número da coluna f1-score do relatório, incluindo as linhas abaixo dos dez "
-              "dígitos. Uma dessas linhas não tem nem precision nem recall.",
+              "dígitos. Uma dessas linhas não tem valores nas colunas precision e recall.",
         "fi": "Laske f1_score(..., average=\"micro\") numeroiden testiaineistosta ja vertaa sitä "
-              "raportin f1-score-sarakkeen jokaiseen lukuun, myös kymmenen numeron alapuolella "
+              "raportin f1-score-sarakkeen jokaiseen lukuun, myös kymmenen numerorivin alapuolella "
               "oleviin riveihin. Yhdellä näistä riveistä ei ole precision- eikä recall-arvoa.",
     },
     form={
         "en": "the name of a row of the report, as a string in quotes.",
         "it": "il nome di una riga del report, come stringa tra virgolette.",
         "es": "el nombre de una fila del informe, como cadena entre comillas.",
-        "pt": "o nome de uma linha do relatório, como string entre aspas.",
+        "pt": "o nome de uma linha do relatório, como uma string entre aspas.",
         "fi": "raportin rivin nimi merkkijonona lainausmerkeissä.",
     },
     wrong_examples=("macro avg", "weighted avg", "recall"),
