@@ -72,7 +72,7 @@ def test_pages_speak_the_language(site, lang):
     assert re.search(rf'<html lang="{lang}(-[A-Z]+)?"', html), "the page does not declare its language"
     assert f'placeholder="{term("search_placeholder", lang)}"' in html
     options = (site / lang / "_static" / "documentation_options.js").read_text(encoding="utf-8")
-    assert re.search(rf"LANGUAGE: '{lang}(_[A-Z]+)?'", options)
+    assert re.search(rf"LANGUAGE: '{lang}([-_][A-Z]+)?'", options)
     glossary = (site / lang / "chapters" / lang / "glossary.html").read_text(encoding="utf-8")
     assert term("confusion_matrix", lang) in glossary
 

@@ -69,6 +69,10 @@ def derived_config(lang: str) -> dict:
     sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
     sc["ba_switcher_label"] = term("language_label", lang)
     sc["ba_search_label"] = term("search_label", lang)
+    sc["nb_code_prompt_show"] = term("code_prompt_show", lang)
+    sc["nb_code_prompt_hide"] = term("code_prompt_hide", lang)
+    sc["togglebutton_hint"] = term("toggle_show", lang)
+    sc["togglebutton_hint_hide"] = term("toggle_hide", lang)
     sc["html_theme_options"] = {"search_bar_text": term("search_placeholder", lang)}
     cfg["bibtex_bibfiles"] = [str(ROOT / b) for b in cfg.get("bibtex_bibfiles", [])]
     return cfg
@@ -157,10 +161,11 @@ def build(student: bool = False, langs: list[str] | None = None, jobs: int = 2, 
                 print((lang_root / f"{lang}.log").read_text(encoding="utf-8")[-4000:], file=sys.stderr)
     if failures:
         return 1
-    if site.exists():
-        shutil.rmtree(site)
-    site.mkdir(parents=True)
+    if site.exists() and set(langs) == set(languages()):
+        shutil.rmtree(site)  # a full build starts clean; a partial one replaces its languages only
+    site.mkdir(parents=True, exist_ok=True)
     for lang in langs:
+        shutil.rmtree(site / lang, ignore_errors=True)
         shutil.copytree(lang_root / lang / "_build" / "html", site / lang)
     (site / "index.html").write_text(landing_page(student), encoding="utf-8")
     print(f"site: {site / 'index.html'}")
