@@ -59,3 +59,20 @@ def test_biopsies_flip_the_target():
     assert np.array_equal(y, ym)
     with pytest.raises(ValueError, match="features"):
         datasets.load_biopsies(features="worst")
+
+
+def test_transactions_are_seeded_and_rare():
+    X, y = datasets.transactions()
+    assert X.shape == (20_000, 10) and y.name == "fraud"
+    assert abs(y.mean() - 0.01) < 0.003
+    X2, y2 = datasets.transactions()
+    assert X.equals(X2) and y.equals(y2)
+    _, y3 = datasets.transactions(n_samples=5000, prevalence=0.05, random_state=1)
+    assert abs(y3.mean() - 0.05) < 0.01
+
+
+@pytest.mark.parametrize("kwargs", [{"n_samples": 10}, {"n_samples": 1000.5}, {"prevalence": 0},
+                                    {"prevalence": 0.7}, {"prevalence": "1%"}])
+def test_transactions_validate(kwargs):
+    with pytest.raises(ValueError):
+        datasets.transactions(**kwargs)

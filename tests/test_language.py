@@ -4,6 +4,7 @@ import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
 from beyond_accuracy import LANGUAGES, fmt, get_language, glue, set_language, term, terms_table
+from beyond_accuracy.language import definition
 
 
 @pytest.mark.parametrize(
@@ -82,3 +83,13 @@ def test_glue_writes_hidden_localised_output(capsys):
     json.dumps(outputs)  # storable in a notebook
     with pytest.raises(ValueError):
         glue("", 1)
+
+
+def test_every_glossary_term_has_a_definition_in_every_language():
+    table = terms_table()
+    for key in table.index[table["kind"] == "term"]:
+        for lang in LANGUAGES:
+            text = definition(key, lang)
+            assert len(text) > 20, f"definition of {key} in {lang} is missing or too short"
+    with pytest.raises(ValueError, match="no definition"):
+        definition("sick")

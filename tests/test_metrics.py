@@ -133,3 +133,68 @@ def test_threshold_table_rejects_bad_input(y, scores, thresholds, message):
 def test_threshold_table_rejects_bad_beta():
     with pytest.raises(ValueError, match="beta"):
         threshold_table([0, 1], [0.2, 0.4], [0.5], betas=(0,))
+
+
+# --- costs (chapter 2) ----------------------------------------------------------------------
+
+from beyond_accuracy.metrics import cost_threshold, expected_cost, expected_cost_by_threshold  # noqa: E402
+
+
+def test_cost_threshold_simple_and_general_forms():
+    assert cost_threshold(1, 100) == pytest.approx(1 / 101)
+    assert cost_threshold(c_fp=5, c_fn=5) == pytest.approx(0.5)
+    # Elkan's general form: only the differences wrong - right matter
+    assert cost_threshold(c_fp=3, c_fn=10, c_tp=2, c_tn=1) == pytest.approx((3 - 1) / ((3 - 1) + (10 - 2)))
+    assert cost_threshold(c_fp=11, c_fn=17, c_tp=7, c_tn=10) == pytest.approx(cost_threshold(1, 10))
+    # a revenue for a correct flag (negative cost) moves the threshold down
+    assert cost_threshold(1, 10, c_tp=-5) < cost_threshold(1, 10)
+
+
+@pytest.mark.parametrize("costs", [(0, 1), (1, 0), (1, 1, 2, 0), (1, 1, 0, 1), (-1, 5)])
+def test_cost_threshold_rejects_degenerate_costs(costs):
+    with pytest.raises(ValueError, match="degenerate costs"):
+        cost_threshold(*costs)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, "1", None, True])
+def test_cost_threshold_rejects_non_numbers(bad):
+    with pytest.raises(ValueError, match="finite number"):
+        cost_threshold(bad, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([0, 1]), st.floats(0, 1, allow_nan=False)), min_size=2, max_size=50),
+    st.floats(0.1, 50), st.floats(0.1, 50), st.floats(-5, 0), st.floats(-5, 0),
+)
+def test_expected_cost_by_threshold_matches_a_direct_computation(rows, c_fp, c_fn, c_tp, c_tn):
+    y = np.array([r[0] for r in rows])
+    p = np.array([r[1] for r in rows])
+    if len(set(y)) < 2:
+        return
+    grid = np.linspace(0, 1, 21)
+    table = expected_cost_by_threshold(y, p, grid, c_fp=c_fp, c_fn=c_fn, c_tp=c_tp, c_tn=c_tn)
+    for t, cost in zip(grid, table["cost"]):
+        flag = p >= t
+        direct = np.mean(np.where(flag, np.where(y == 1, c_tp, c_fp), np.where(y == 1, c_fn, c_tn)))
+        assert cost == pytest.approx(direct)
+        assert expected_cost(y, flag.astype(int), c_fp, c_fn, c_tp, c_tn) == pytest.approx(direct)
+
+
+def test_cost_threshold_minimises_expected_cost_for_calibrated_probabilities():
+    rng = np.random.default_rng(0)
+    p = rng.uniform(0, 1, 200_000)
+    y = (rng.uniform(0, 1, p.size) < p).astype(int)  # calibrated by construction
+    grid = np.round(np.linspace(0.01, 0.99, 99), 2)
+    table = expected_cost_by_threshold(y, p, grid, c_fp=1, c_fn=4)
+    best = table.loc[table["cost"].idxmin(), "threshold"]
+    assert best == pytest.approx(cost_threshold(1, 4), abs=0.03)
+
+
+def test_expected_cost_validates_labels_and_probabilities():
+    with pytest.raises(ValueError, match="same length"):
+        expected_cost([0, 1], [1], 1, 1)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        expected_cost_by_threshold([0, 1], [0.2, 1.4], [0.5], 1, 1)
+    with pytest.raises(ValueError, match="at most two labels"):
+        expected_cost([0, 1, 2], [0, 1, 1], 1, 1)

@@ -1,4 +1,5 @@
 import matplotlib.pyplot as plt
+import numpy as np
 import pytest
 
 from beyond_accuracy import LANGUAGES, datasets, plots, set_language, term
@@ -50,3 +51,16 @@ def test_plots_reject_bad_input():
         plots.plot_threshold_sweep(PATIENTS)
     with pytest.raises(ValueError, match="at most two labels"):
         plots.plot_confusion_matrix([0, 1, 2], [0, 1, 1])
+
+
+def test_expected_cost_plot_marks_the_minimum():
+    from beyond_accuracy.metrics import expected_cost_by_threshold
+
+    set_language("pt")
+    y, s = PATIENTS["y"], PATIENTS["score"]
+    table = expected_cost_by_threshold(y, s, np.linspace(0, 1, 21), c_fp=1, c_fn=5)
+    ax = plots.plot_expected_cost(table)
+    assert term("expected_cost_axis") in texts(ax.figure)
+    assert any(term("minimum") in t for t in texts(ax.figure))
+    with pytest.raises(ValueError, match="lacks the columns"):
+        plots.plot_expected_cost(PATIENTS)

@@ -32,6 +32,14 @@ def same_length(**arrays) -> None:
         raise ValueError(f"inputs must have the same length: {detail}")
 
 
+def distinct(values: np.ndarray) -> list:
+    """The distinct values of a label array (fast for numbers, also works for mixed objects)."""
+    try:
+        return np.unique(values).tolist()
+    except TypeError:  # labels of mixed types cannot be sorted together
+        return sorted(set(values.tolist()), key=str)
+
+
 def binary_labels(y_true, y_pred=None, pos_label=1):
     """Validate a binary problem; return (y_true, y_pred) as arrays and the sorted classes seen."""
     y_true = as_1d(y_true, "y_true")
@@ -40,7 +48,7 @@ def binary_labels(y_true, y_pred=None, pos_label=1):
         y_pred = as_1d(y_pred, "y_pred")
         same_length(y_true=y_true, y_pred=y_pred)
         arrays.append(y_pred)
-    classes = sorted(set(np.concatenate(arrays).tolist()), key=str)
+    classes = distinct(np.concatenate(arrays) if len(arrays) > 1 else y_true)
     if len(classes) > 2:
         shown = ", ".join(repr(c) for c in classes[:6])
         raise ValueError(f"a binary problem needs at most two labels, found {len(classes)}: {shown}")

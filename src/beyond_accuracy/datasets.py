@@ -109,4 +109,64 @@ __all__ = [
     "labels_from_counts",
     "smoke_detector_nights",
     "load_biopsies",
+    "transactions",
+    "corrupt_labels",
 ]
+
+
+def transactions(n_samples: int = 20_000, prevalence: float = 0.01, random_state: int = 0):
+    """A synthetic, fraud-like data set: ``(X, y)`` with about ``prevalence`` positives (frauds).
+
+    Made with ``sklearn.datasets.make_classification``: 10 numeric features ``v01`` to ``v10``
+    (5 informative, 2 redundant linear combinations of them, 3 noise), two clusters per class,
+    ``class_sep=1.0`` and no label noise, so a linear model separates the classes well but not
+    perfectly, as with real transaction monitoring. ``weights`` asks for the prevalence; the
+    realised share of positives is within a few tenths of a percentage point of it. Seeded:
+    the same arguments always give the same data. ``y`` is named ``fraud`` (1 = fraud).
+    """
+    from sklearn.datasets import make_classification
+
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 100:
+        raise ValueError(f"n_samples must be a whole number of at least 100, got {n_samples!r}")
+    if isinstance(prevalence, bool) or not isinstance(prevalence, (int, float)) or not 0 < prevalence <= 0.5:
+        raise ValueError(f"prevalence must lie in (0, 0.5], got {prevalence!r}")
+    X, y = make_classification(
+        n_samples=int(n_samples),
+        n_features=10,
+        n_informative=5,
+        n_redundant=2,
+        weights=[1 - prevalence],
+        flip_y=0.0,
+        class_sep=1.0,
+        random_state=random_state,
+    )
+    columns = [f"v{i:02d}" for i in range(1, 11)]
+    return pd.DataFrame(X, columns=columns), pd.Series(y, name="fraud")
+
+
+def corrupt_labels(y, fraction: float, random_state: int = 0):
+    """Corrupt a known share of labels: returns ``(y_noisy, corrupted)``.
+
+    Exactly ``round(fraction * n)`` examples, chosen at random without replacement, get a label
+    drawn uniformly from the *other* classes present in ``y``; ``corrupted`` is the boolean mask
+    of those examples. Seeded by ``random_state``. ``y`` keeps its type (array or Series).
+    """
+    from . import _validation as v
+
+    values = v.as_1d(y, "y")
+    f = v.number(fraction, "fraction", low=0, high=1)
+    classes = np.unique(values)
+    if len(classes) < 2:
+        raise ValueError("y holds a single class: there is no other label to corrupt it into")
+    rng = np.random.default_rng(random_state)
+    n_corrupt = int(round(f * len(values)))
+    chosen = rng.choice(len(values), size=n_corrupt, replace=False)
+    noisy = values.copy()
+    for i in chosen:
+        others = classes[classes != values[i]]
+        noisy[i] = others[rng.integers(len(others))]
+    corrupted = np.zeros(len(values), dtype=bool)
+    corrupted[chosen] = True
+    if isinstance(y, pd.Series):
+        noisy = pd.Series(noisy, index=y.index, name=y.name)
+    return noisy, corrupted

@@ -85,6 +85,20 @@ def _terms() -> dict[str, dict[str, str]]:
     return {row["key"]: row for row in csv.DictReader(text.splitlines())}
 
 
+@lru_cache(maxsize=1)
+def _definitions() -> dict[str, dict[str, str]]:
+    text = resources.files("beyond_accuracy").joinpath("data/definitions.csv").read_text(encoding="utf-8")
+    return {row["key"]: row for row in csv.DictReader(text.splitlines())}
+
+
+def definition(key: str, lang: str | None = None) -> str:
+    """A one- or two-sentence definition of the glossary term ``key`` in the active language."""
+    lang = _check_language(lang or get_language())
+    if key not in _definitions():
+        raise ValueError(f"no definition for {key!r}; the glossary terms are the rows of kind 'term'")
+    return _definitions()[key][lang]
+
+
 def terms_table():
     """The terminology table as a DataFrame (one row per key; columns kind, en, it, es, pt, fi, note)."""
     import pandas as pd

@@ -104,3 +104,312 @@ def threshold_table(y_true, y_score, thresholds, pos_label=1, betas=(1.0,)) -> p
         name = f"f{beta:g}"
         table[name] = np.where(denom > 0, (1 + b2) * tp / np.maximum(denom, 1), 0.0)
     return table
+
+
+# --- costs (chapter 2) --------------------------------------------------------------------------
+
+
+def _costs(c_fp, c_fn, c_tp, c_tn) -> tuple[float, float, float, float]:
+    return tuple(v.number(c, name) for c, name in ((c_fp, "c_fp"), (c_fn, "c_fn"), (c_tp, "c_tp"), (c_tn, "c_tn")))
+
+
+def cost_threshold(c_fp, c_fn, c_tp=0.0, c_tn=0.0) -> float:
+    """The probability threshold that minimises expected cost (Elkan, 2001).
+
+    With calibrated probabilities p, flagging an example costs ``p*c_tp + (1-p)*c_fp`` in
+    expectation and letting it pass costs ``p*c_fn + (1-p)*c_tn``; flagging is cheaper exactly when
+
+        p >= (c_fp - c_tn) / ((c_fp - c_tn) + (c_fn - c_tp)).
+
+    With correct decisions free this is ``c_fp / (c_fp + c_fn)``. Only the differences between
+    the cost of being wrong and of being right matter, so revenues can be entered as negative
+    costs. Raises ValueError when an error is not costlier than the corresponding correct
+    decision: the decision is then degenerate (always flag, or never).
+    """
+    c_fp, c_fn, c_tp, c_tn = _costs(c_fp, c_fn, c_tp, c_tn)
+    wrong_negative, wrong_positive = c_fp - c_tn, c_fn - c_tp
+    if wrong_negative <= 0 or wrong_positive <= 0:
+        which = "c_fp <= c_tn" if wrong_negative <= 0 else "c_fn <= c_tp"
+        raise ValueError(
+            f"degenerate costs ({which}): being wrong must cost more than being right for both "
+            "classes, otherwise the best decision ignores the probability"
+        )
+    return wrong_negative / (wrong_negative + wrong_positive)
+
+
+def expected_cost(y_true, y_pred, c_fp, c_fn, c_tp=0.0, c_tn=0.0, pos_label=1) -> float:
+    """Mean cost per example of the decisions ``y_pred``:
+    ``(c_tp*TP + c_fp*FP + c_fn*FN + c_tn*TN) / m``."""
+    c_fp, c_fn, c_tp, c_tn = _costs(c_fp, c_fn, c_tp, c_tn)
+    tp, fp, fn, tn = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    return (c_tp * tp + c_fp * fp + c_fn * fn + c_tn * tn) / (tp + fp + fn + tn)
+
+
+def expected_cost_by_threshold(y_true, y_prob, thresholds, c_fp, c_fn, c_tp=0.0, c_tn=0.0,
+                               pos_label=1) -> pd.DataFrame:
+    """Expected cost per example when flagging ``y_prob >= t``, for every threshold ``t``.
+
+    Returns a DataFrame with columns ``threshold``, ``tp``, ``fp``, ``fn``, ``tn`` and ``cost``.
+    """
+    c_fp, c_fn, c_tp, c_tn = _costs(c_fp, c_fn, c_tp, c_tn)
+    v.scores(y_prob, "y_prob", probabilities=True)
+    table = threshold_table(y_true, y_prob, thresholds, pos_label=pos_label, betas=())
+    m = table[["tp", "fp", "fn", "tn"]].sum(axis=1)
+    table["cost"] = (c_tp * table["tp"] + c_fp * table["fp"] + c_fn * table["fn"] + c_tn * table["tn"]) / m
+    return table[["threshold", "tp", "fp", "fn", "tn", "cost"]]
+
+
+# --- error inspection (chapter 5) ---------------------------------------------------------------
+
+
+def per_example_log_loss(y_true, proba, labels=None) -> np.ndarray:
+    """The log loss of every example, ``-log p̂_i(y_i)``: the model's surprise at the true label.
+
+    ``proba`` is the (n, K) matrix of ``predict_proba`` with columns in the order of ``labels``
+    (default: the sorted labels of ``y_true``, as scikit-learn's ``log_loss`` assumes), or, for
+    a binary problem, the 1-D probabilities of the larger label. Probabilities are clipped to
+    ``[eps, 1 - eps]`` with the machine epsilon of their dtype, exactly as ``log_loss`` does, so
+    ``per_example_log_loss(y, p).mean() == log_loss(y, p)``. One vectorised expression, no
+    loop over examples.
+    """
+    y_true = v.as_1d(y_true, "y_true")
+    proba = np.asarray(proba)
+    if proba.dtype.kind not in "biuf":
+        raise ValueError(f"proba must be numeric, got values of type {proba.dtype}")
+    if proba.ndim == 1:
+        proba = v.scores(proba, "proba", probabilities=True)
+        proba = np.column_stack([1 - proba, proba])
+    elif proba.ndim != 2:
+        raise ValueError(f"proba must be 1-D or 2-D, got shape {proba.shape}")
+    proba = proba.astype(float)
+    if np.isnan(proba).any():
+        raise ValueError("proba contains missing values (NaN)")
+    if (proba < 0).any() or (proba > 1).any():
+        raise ValueError("proba must hold probabilities in [0, 1]")
+    v.same_length(y_true=y_true, proba=proba)
+    if labels is None:
+        labels = np.unique(y_true)
+        if len(labels) < 2:
+            raise ValueError("y_true holds a single label; pass labels= to say which column is which")
+    else:
+        labels = v.as_1d(labels, "labels")
+        if len(set(labels.tolist())) != len(labels):
+            raise ValueError("labels must be distinct")
+    if proba.shape[1] != len(labels):
+        raise ValueError(f"proba has {proba.shape[1]} columns but there are {len(labels)} labels {list(labels)}")
+    if not np.allclose(proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)):
+        raise ValueError("each row of proba must sum to 1")
+    order = np.argsort(labels, kind="stable")
+    position = np.searchsorted(labels[order], y_true)
+    position = np.clip(position, 0, len(labels) - 1)
+    column = order[position]
+    unknown = labels[column] != y_true
+    if unknown.any():
+        raise ValueError(f"y_true holds labels not in labels: {sorted(set(y_true[unknown].tolist()))[:5]}")
+    eps = np.finfo(proba.dtype).eps
+    picked = np.clip(proba, eps, 1 - eps)[np.arange(len(y_true)), column]
+    return -np.log(picked)
+
+
+def _ranking(is_error, scores) -> np.ndarray:
+    is_error = v.as_1d(is_error, "is_error")
+    if is_error.dtype != bool:
+        if not set(np.unique(is_error).tolist()) <= {0, 1}:
+            raise ValueError("is_error must be booleans (or 0/1): True where the label is known to be wrong")
+        is_error = is_error.astype(bool)
+    scores = v.scores(scores, "scores")
+    v.same_length(is_error=is_error, scores=scores)
+    if not is_error.any():
+        raise ValueError("is_error marks no example as an error: there is nothing to find")
+    order = np.argsort(-scores, kind="stable")  # highest score first; ties keep the data order
+    return is_error[order]
+
+
+def hunt_curve(is_error, scores) -> pd.DataFrame:
+    """Review the examples from the highest score down: after opening ``k`` of them, how many
+    known errors were ``found``, with ``precision`` (found / k) and ``recall`` (found / all
+    errors). One row per k = 1 … n."""
+    ranked = _ranking(is_error, scores)
+    found = np.cumsum(ranked)
+    k = np.arange(1, len(ranked) + 1)
+    return pd.DataFrame({"k": k, "found": found, "precision": found / k, "recall": found / ranked.sum()})
+
+
+def precision_at_k(is_error, scores, k: int) -> float:
+    """Share of known errors among the ``k`` examples with the highest scores."""
+    ranked = _ranking(is_error, scores)
+    k = _check_k(k, len(ranked))
+    return float(ranked[:k].mean())
+
+
+def recall_at_k(is_error, scores, k: int) -> float:
+    """Share of all known errors found among the ``k`` examples with the highest scores."""
+    ranked = _ranking(is_error, scores)
+    k = _check_k(k, len(ranked))
+    return float(ranked[:k].sum() / ranked.sum())
+
+
+def review_budget(is_error, scores, recall) -> int:
+    """How many examples must be opened, from the highest score down, to find at least the share
+    ``recall`` of the known errors."""
+    r = v.number(recall, "recall", low=0, high=1)
+    curve = hunt_curve(is_error, scores)
+    return int(curve.loc[curve["recall"] >= r - 1e-12, "k"].iloc[0])
+
+
+def _check_k(k, n) -> int:
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
+        raise ValueError(f"k must be a whole number between 1 and {n}, got {k!r}")
+    return int(k)
+
+
+# --- calibration (chapter 3) --------------------------------------------------------------------
+
+
+class BrierDecomposition(NamedTuple):
+    """Murphy's (1973) partition of the Brier score: BS ≈ reliability − resolution + uncertainty."""
+
+    reliability: float
+    resolution: float
+    uncertainty: float
+
+
+def _binary_probabilities(y_true, y_prob):
+    """(y as 0/1 floats, probabilities) for a binary problem given as the positive-class column."""
+    y = v.as_1d(y_true, "y_true")
+    p = v.scores(y_prob, "y_prob", probabilities=True)
+    v.same_length(y_true=y, y_prob=p)
+    labels = v.distinct(y)
+    if not set(labels) <= {0, 1, True, False}:
+        raise ValueError(f"y_true must hold 0/1 labels (1 = the positive class), found {labels[:5]}")
+    return y.astype(float), p
+
+
+def _bin_ids(p: np.ndarray, n_bins, strategy: str) -> tuple[np.ndarray, np.ndarray]:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ValueError(f"n_bins must be a positive whole number, got {n_bins!r}")
+    if strategy == "uniform":
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    elif strategy == "quantile":
+        edges = np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)  # exactly as calibration_curve
+    else:
+        raise ValueError(f"strategy must be 'uniform' or 'quantile', got {strategy!r}")
+    # half-open bins [a, b), the last one closed (calibration_curve uses (a, b], the first closed)
+    return np.searchsorted(edges[1:-1], p, side="right"), edges
+
+
+def _bin_stats(y, p, n_bins, strategy):
+    ids, edges = _bin_ids(p, n_bins, strategy)
+    count = np.bincount(ids, minlength=n_bins)
+    sum_y = np.bincount(ids, weights=y, minlength=n_bins)
+    sum_p = np.bincount(ids, weights=p, minlength=n_bins)
+    keep = count > 0
+    return edges, count, sum_y, sum_p, keep
+
+
+def _wilson(successes, n, z=1.959963984540054):
+    """Wilson (1927) score interval for a binomial proportion (95% by default)."""
+    phat = successes / n
+    denom = 1 + z**2 / n
+    centre = (phat + z**2 / (2 * n)) / denom
+    half = z * np.sqrt(phat * (1 - phat) / n + z**2 / (4 * n**2)) / denom
+    return centre - half, centre + half
+
+
+def reliability_table(y_true, y_prob, n_bins=10, strategy="uniform") -> pd.DataFrame:
+    """The numbers behind a reliability diagram, one row per non-empty bin.
+
+    Columns: ``bin_lower``, ``bin_upper``, ``count``, ``mean_predicted`` (mean of y_prob in the
+    bin), ``fraction_positive`` (observed share of 1s), and ``ci_lower``/``ci_upper``, the 95%
+    Wilson interval of that share. Bins are half-open [a, b) with the last one closed, so 1.0
+    falls in the last bin; ``strategy="uniform"`` gives equal-width bins, ``"quantile"``
+    equal-mass bins (edges at quantiles of y_prob). The edges are those of
+    ``sklearn.calibration.calibration_curve``, whose two arrays equal ``fraction_positive`` and
+    ``mean_predicted`` except when a probability lies exactly on an inner edge: scikit-learn 1.9
+    puts it in the lower bin (a, b], this table in the upper one [a, b). Vectorised.
+    """
+    y, p = _binary_probabilities(y_true, y_prob)
+    edges, count, sum_y, sum_p, keep = _bin_stats(y, p, n_bins, strategy)
+    n = count[keep]
+    low, high = _wilson(sum_y[keep], n)
+    return pd.DataFrame(
+        {
+            "bin_lower": edges[:-1][keep],
+            "bin_upper": edges[1:][keep],
+            "count": n,
+            "mean_predicted": sum_p[keep] / n,
+            "fraction_positive": sum_y[keep] / n,
+            "ci_lower": low,
+            "ci_upper": high,
+        }
+    )
+
+
+def _calibration_pairs(y_true, y_prob, labels):
+    """Binary: (y, p). Multiclass (2-D y_prob): top-label pairs (correct, confidence)."""
+    proba = np.asarray(y_prob)
+    if proba.ndim == 2 and proba.shape[1] >= 2:
+        y = v.as_1d(y_true, "y_true")
+        if proba.dtype.kind not in "biuf":
+            raise ValueError("y_prob must be numeric")
+        v.scores(proba.ravel(), "y_prob", probabilities=True)
+        v.same_length(y_true=y, y_prob=proba)
+        labels = np.asarray(v.distinct(y) if labels is None else labels)
+        if len(labels) != proba.shape[1]:
+            raise ValueError(
+                f"y_prob has {proba.shape[1]} columns but {len(labels)} labels are known {list(labels)[:6]}; "
+                "pass labels= in the column order of predict_proba"
+            )
+        unknown = ~np.isin(y, labels)
+        if unknown.any():
+            raise ValueError(f"y_true holds labels not in labels: {sorted(set(y[unknown].tolist()))[:5]}")
+        correct = (labels[proba.argmax(axis=1)] == y).astype(float)
+        return correct, proba.max(axis=1).astype(float)
+    if proba.ndim == 2:
+        raise ValueError(f"a 2-D y_prob needs one column per class, got shape {proba.shape}")
+    return _binary_probabilities(y_true, y_prob)
+
+
+def expected_calibration_error(y_true, y_prob, n_bins=10, strategy="uniform", labels=None) -> float:
+    """ECE = Σ_b (n_b / n) · |observed share_b − mean predicted_b| over the non-empty bins.
+
+    For a binary problem ``y_prob`` is the positive-class probability (1-D) and ``y_true`` 0/1.
+    For a 2-D probability matrix (columns in the order of ``labels``, default the sorted labels
+    of ``y_true``) it is the top-label (confidence) ECE: confidence = the largest probability,
+    outcome = whether that class is the true one. Binning as in :func:`reliability_table`.
+    The value depends on the binning: report it with ``n_bins`` and ``strategy``.
+    """
+    y, p = _calibration_pairs(y_true, y_prob, labels)
+    _, count, sum_y, sum_p, keep = _bin_stats(y, p, n_bins, strategy)
+    return float(np.abs(sum_y[keep] - sum_p[keep]).sum() / len(y))
+
+
+def max_calibration_error(y_true, y_prob, n_bins=10, strategy="uniform", labels=None) -> float:
+    """MCE: the largest gap |observed share − mean predicted| over the non-empty bins."""
+    y, p = _calibration_pairs(y_true, y_prob, labels)
+    _, count, sum_y, sum_p, keep = _bin_stats(y, p, n_bins, strategy)
+    return float(np.max(np.abs(sum_y[keep] - sum_p[keep]) / count[keep]))
+
+
+def brier_decomposition(y_true, y_prob, n_bins=10, strategy="uniform") -> BrierDecomposition:
+    """Murphy's decomposition of the Brier score over binned forecasts.
+
+    reliability = Σ_b (n_b/n)(p̄_b − ȳ_b)² (miscalibration, lower is better);
+    resolution  = Σ_b (n_b/n)(ȳ_b − ȳ)²   (how far bins move from the base rate, higher is better);
+    uncertainty = ȳ(1 − ȳ)                 (fixed by the data).
+
+    ``reliability − resolution + uncertainty`` equals the Brier score exactly when every forecast
+    in a bin equals the bin's mean forecast (for example when forecasts take at most one value
+    per bin); otherwise the two differ by the within-bin variation of the forecasts
+    (Σ_i (p_i − p̄_b)² and a covariance term), which finer bins shrink.
+    """
+    y, p = _binary_probabilities(y_true, y_prob)
+    _, count, sum_y, sum_p, keep = _bin_stats(y, p, n_bins, strategy)
+    n, share = count[keep] / len(y), sum_y[keep] / count[keep]
+    mean_p = sum_p[keep] / count[keep]
+    base = y.mean()
+    return BrierDecomposition(
+        reliability=float(np.sum(n * (mean_p - share) ** 2)),
+        resolution=float(np.sum(n * (share - base) ** 2)),
+        uncertainty=float(base * (1 - base)),
+    )

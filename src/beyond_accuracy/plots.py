@@ -240,3 +240,147 @@ def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, 
         ax.set_xlabel(term("score"))
         ax.grid(axis="y", visible=False)
     return localise_axes(ax)
+
+
+def plot_expected_cost(table, ax=None, label=None):
+    """Expected cost per example against the threshold (a table from
+    :func:`beyond_accuracy.metrics.expected_cost_by_threshold`), with its minimum marked."""
+    missing = [c for c in ("threshold", "cost") if c not in getattr(table, "columns", [])]
+    if missing:
+        raise ValueError(f"table lacks the columns {missing}; build it with metrics.expected_cost_by_threshold")
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.4, 3.6))
+        style = SERIES[len(ax.lines) % len(SERIES)]
+        ax.plot(table["threshold"], table["cost"], color=style["color"], linestyle=style["linestyle"],
+                label=label)
+        best = table.loc[table["cost"].idxmin()]
+        ax.plot([best["threshold"]], [best["cost"]], marker="v", markersize=9, color=style["color"],
+                markeredgecolor="black", linestyle="none",
+                label=f"{term('minimum')}: {term('threshold')} {fmt(best['threshold'], 2)}")
+        ax.set_xlabel(term("threshold"))
+        ax.set_ylabel(term("expected_cost_axis"))
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=8)
+    return localise_axes(ax)
+
+
+def plot_image_gallery(images, given, predicted, titles_extra=None, ncols=6, shape=(8, 8)):
+    """A grid of small images, each titled with its given label and the model's prediction
+    (localised "given"/"predicted"); ``images`` is (n, h*w) or (n, h, w)."""
+    images = np.asarray(images, dtype=float)
+    if images.ndim == 2:
+        images = images.reshape((-1, *shape))
+    if images.ndim != 3 or len(images) == 0:
+        raise ValueError(f"images must be a non-empty (n, h*w) or (n, h, w) array, got shape {images.shape}")
+    given, predicted = v.as_1d(given, "given"), v.as_1d(predicted, "predicted")
+    v.same_length(images=images, given=given, predicted=predicted)
+    ncols = max(1, min(int(ncols), len(images)))
+    nrows = int(np.ceil(len(images) / ncols))
+    with course_style():
+        fig, axes = plt.subplots(nrows, ncols, figsize=(1.55 * ncols, 1.85 * nrows), squeeze=False)
+        for ax in axes.ravel():
+            ax.axis("off")
+        for i, ax in enumerate(axes.ravel()[: len(images)]):
+            ax.imshow(images[i], cmap="gray_r", interpolation="nearest")
+            title = f"{term('given_label')}: {given[i]}\n{term('predicted_label')}: {predicted[i]}"
+            if titles_extra is not None:
+                title += f"\n{titles_extra[i]}"
+            ax.set_title(title, fontsize=7.5)
+        fig.tight_layout()
+    return fig
+
+
+def plot_hunt_curves(curve, ax=None):
+    """precision@k and recall@k as the number of reviewed examples k grows (a table from
+    :func:`beyond_accuracy.metrics.hunt_curve`), with the precision of a random review order."""
+    missing = [c for c in ("k", "precision", "recall") if c not in getattr(curve, "columns", [])]
+    if missing:
+        raise ValueError(f"curve lacks the columns {missing}; build it with metrics.hunt_curve")
+    base_rate = float(curve["found"].iloc[-1] / curve["k"].iloc[-1])
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.4, 3.6))
+        ax.plot(curve["k"], curve["precision"], label=term("precision_at_k"), **_line(0))
+        ax.plot(curve["k"], curve["recall"], label=term("recall_at_k"), **_line(1))
+        ax.axhline(base_rate, label=f"{term('random_order')} ({fmt(base_rate)})", **BASELINE)
+        ax.set_xlabel(term("examples_reviewed"))
+        ax.set_ylabel(term("metric_value"))
+        ax.set_ylim(-0.02, 1.02)
+        ax.legend(fontsize=8)
+    return localise_axes(ax)
+
+
+def plot_review_budget(curve, targets=(0.5, 0.8, 0.9), ax=None):
+    """Share of known errors found against the number of examples reviewed, with the budget
+    needed for each target share marked, and the diagonal of a random review order."""
+    missing = [c for c in ("k", "recall") if c not in getattr(curve, "columns", [])]
+    if missing:
+        raise ValueError(f"curve lacks the columns {missing}; build it with metrics.hunt_curve")
+    n = int(curve["k"].iloc[-1])
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5.4, 3.6))
+        ax.plot(curve["k"], curve["recall"], label=term("ranked_by_loss"), **_line(0))
+        ax.plot([0, n], [0, 1], label=term("random_order"), **BASELINE)
+        for style, target in zip(SERIES[1:] * 3, targets):
+            target = v.number(target, "target", low=0, high=1)
+            k = int(curve.loc[curve["recall"] >= target - 1e-12, "k"].iloc[0])
+            ax.plot([k], [target], marker=style["marker"], color=style["color"], markersize=8,
+                    markeredgecolor="black", linestyle="none",
+                    label=f"{fmt(target, 0, percent=True)}: k = {fmt(k, 0)}")
+        ax.set_xlabel(term("examples_reviewed"))
+        ax.set_ylabel(term("errors_found_share"))
+        ax.set_ylim(-0.02, 1.02)
+        ax.legend(fontsize=8)
+    return localise_axes(ax)
+
+
+def _line(i):
+    s = SERIES[i % len(SERIES)]
+    return {"color": s["color"], "linestyle": s["linestyle"]}
+
+
+def plot_reliability_diagram(y_true, probs, n_bins=10, strategy="uniform", show_counts=True):
+    """Reliability diagrams of one or more models (``probs`` is ``{name: positive-class
+    probabilities}``): observed share of positives against mean predicted probability per bin,
+    with 95% Wilson intervals as error bars, the diagonal of perfect calibration and, below,
+    the number of examples per bin. Returns the figure."""
+    from .metrics import reliability_table
+
+    if not isinstance(probs, dict) or not probs:
+        raise ValueError("probs must be a non-empty dict {model name: probabilities}")
+    tables = {name: reliability_table(y_true, p, n_bins=n_bins, strategy=strategy) for name, p in probs.items()}
+    with course_style():
+        if show_counts:
+            fig, (ax, ax_n) = plt.subplots(2, 1, figsize=(4.8, 5.6), height_ratios=[3, 1], sharex=True,
+                                           layout="constrained")
+        else:
+            fig, ax = plt.subplots(figsize=(4.8, 4.4), layout="constrained")
+        ax.plot([0, 1], [0, 1], label=term("perfect_calibration"), **BASELINE)
+        width = 0.8 / max(len(tables), 1)
+        for i, (style, (name, t)) in enumerate(zip(SERIES * 3, tables.items())):
+            err = np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]])
+            ax.errorbar(t["mean_predicted"], t["fraction_positive"], yerr=err, label=name, color=style["color"],
+                        linestyle=style["linestyle"], marker=style["marker"], markersize=4.5, capsize=2.5)
+            if show_counts:
+                centres = (t["bin_lower"] + t["bin_upper"]) / 2
+                widths = (t["bin_upper"] - t["bin_lower"]) * width
+                ax_n.bar(centres + (i - (len(tables) - 1) / 2) * widths, t["count"], width=widths,
+                         color=style["color"], edgecolor="black", linewidth=0.4,
+                         hatch=["", "//", "..", "xx"][i % 4])
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_ylabel(term("observed_frequency_axis"))
+        ax.legend(fontsize=8, loc="upper left")
+        localise_axes(ax)
+        if show_counts:
+            ax_n.set_xlabel(term("mean_predicted_axis"))
+            ax_n.set_ylabel(term("count"))
+            counts = np.concatenate([t["count"].to_numpy() for t in tables.values()])
+            if counts.max() / max(counts.min(), 1) > 50:  # a log scale only when counts span decades
+                ax_n.set_yscale("log")
+            localise_axes(ax_n)
+        else:
+            ax.set_xlabel(term("mean_predicted_axis"))
+    return fig
