@@ -111,6 +111,8 @@ __all__ = [
     "load_biopsies",
     "transactions",
     "corrupt_labels",
+    "marriage_ratings",
+    "diabetes_stages",
 ]
 
 
@@ -170,3 +172,38 @@ def corrupt_labels(y, fraction: float, random_state: int = 0):
     if isinstance(y, pd.Series):
         noisy = pd.Series(noisy, index=y.index, name=y.name)
     return noisy, corrupted
+
+
+def marriage_ratings() -> tuple[pd.DataFrame, pd.Series]:
+    """How 6,366 married women rated their marriage in a 1974 survey (statsmodels' ``fair`` data,
+    Fair 1978), as ``(X, y)``.
+
+    ``y`` (``rate_marriage``) is ordinal, 1 = very poor to 5 = very good, with counts
+    99 / 348 / 993 / 2242 / 2684: real, skewed, with a weak signal. ``X`` holds ``age``,
+    ``yrs_married``, ``children``, ``religious`` (1-4), ``educ`` (years), ``occupation`` and
+    ``occupation_husb`` (coded 1-6) and ``affairs`` (time spent in extramarital affairs).
+    Shipped with statsmodels; nothing is downloaded.
+    """
+    import statsmodels.api as sm
+
+    data = sm.datasets.fair.load_pandas().data
+    y = data["rate_marriage"].astype(int).rename("rate_marriage")
+    return data.drop(columns="rate_marriage").copy(), y
+
+
+def diabetes_stages(edges=(100, 150, 200, 250)) -> tuple[pd.DataFrame, pd.Series]:
+    """scikit-learn's diabetes data (442 patients, Efron et al. 2004) with its target, a
+    quantitative measure of disease progression one year after baseline (25-346), cut into
+    ordered stages at ``edges``: with the default, stage 1 is below 100, stage 2 from 100 to
+    below 150, …, stage 5 from 250 up. The stages are artificial and unequally wide on purpose
+    (an ordinal model can learn that), and deterministic: no randomness is involved.
+    Returns ``(X, y)`` with ``y`` named ``stage``.
+    """
+    from sklearn.datasets import load_diabetes
+
+    edges = np.asarray(edges, dtype=float)
+    if edges.ndim != 1 or len(edges) < 1 or np.isnan(edges).any() or np.any(np.diff(edges) <= 0):
+        raise ValueError(f"edges must be an increasing sequence of numbers, got {edges.tolist()}")
+    data = load_diabetes(as_frame=True)
+    stage = np.searchsorted(edges, data.target.to_numpy(), side="right") + 1
+    return data.data.copy(), pd.Series(stage, name="stage")

@@ -413,3 +413,41 @@ def brier_decomposition(y_true, y_prob, n_bins=10, strategy="uniform") -> BrierD
         resolution=float(np.sum(n * (share - base) ** 2)),
         uncertainty=float(base * (1 - base)),
     )
+
+
+# --- ordinal targets (chapter 4) ----------------------------------------------------------------
+
+
+def _ordinal_positions(y_true, y_pred, labels):
+    y_true, y_pred = v.as_1d(y_true, "y_true"), v.as_1d(y_pred, "y_pred")
+    v.same_length(y_true=y_true, y_pred=y_pred)
+    if labels is None:
+        for name, arr in (("y_true", y_true), ("y_pred", y_pred)):
+            if arr.dtype.kind not in "biuf" or not np.all(np.mod(arr, 1) == 0):
+                raise ValueError(
+                    f"{name} must hold ordered integer classes (such as 1-5); for other labels pass "
+                    "labels= in their order, e.g. labels=['low', 'medium', 'high']"
+                )
+        return y_true.astype(float), y_pred.astype(float)
+    labels = v.as_1d(labels, "labels")
+    if len(set(labels.tolist())) != len(labels):
+        raise ValueError("labels must be distinct")
+    position = {label: i for i, label in enumerate(labels.tolist())}
+    unknown = sorted({x for x in [*y_true.tolist(), *y_pred.tolist()] if x not in position}, key=str)
+    if unknown:
+        raise ValueError(f"labels {unknown[:5]} are not in labels={labels.tolist()}")
+    to_pos = np.vectorize(position.__getitem__, otypes=[float])
+    return to_pos(y_true), to_pos(y_pred)
+
+
+def one_off_accuracy(y_true, y_pred, tolerance=1, labels=None) -> float:
+    """Share of predictions at most ``tolerance`` classes away from the truth.
+
+    Classes must be ordered integers (distance = difference of the integers) or any labels given
+    in their order with ``labels=`` (distance = difference of positions in that list). The
+    tolerance is the author's choice: declare it whenever you report the number.
+    ``tolerance=0`` is plain accuracy.
+    """
+    t = v.number(tolerance, "tolerance", low=0)
+    true_pos, pred_pos = _ordinal_positions(y_true, y_pred, labels)
+    return float(np.mean(np.abs(true_pos - pred_pos) <= t))

@@ -384,3 +384,80 @@ def plot_reliability_diagram(y_true, probs, n_bins=10, strategy="uniform", show_
         else:
             ax.set_xlabel(term("mean_predicted_axis"))
     return fig
+
+
+def plot_ordinal_confusion(y_true, y_pred, labels, ax=None, normalize=False):
+    """Confusion matrix of an ordinal target as a heat map (actual in rows, predicted in columns,
+    classes in their order) where distance from the diagonal is visible: every cell shows its
+    count and the bands one and two classes away from the diagonal are outlined."""
+    from sklearn.metrics import confusion_matrix
+
+    labels = list(v.as_1d(labels, "labels"))
+    y_true, y_pred = v.as_1d(y_true, "y_true"), v.as_1d(y_pred, "y_pred")
+    v.same_length(y_true=y_true, y_pred=y_pred)
+    unknown = sorted(set(np.concatenate([y_true, y_pred]).tolist()) - set(labels), key=str)
+    if unknown:
+        raise ValueError(f"labels {unknown[:5]} are not in labels={labels}")
+    counts = confusion_matrix(y_true, y_pred, labels=labels)
+    shown = counts / np.maximum(counts.sum(axis=1, keepdims=True), 1) if normalize else counts
+    k = len(labels)
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(0.8 * k + 2.2, 0.8 * k + 1.6))
+        ax.grid(False)
+        ax.imshow(shown, cmap="cividis", vmin=0)
+        top = shown.max() if shown.max() > 0 else 1
+        for i in range(k):
+            for j in range(k):
+                text = fmt(shown[i, j], 2) if normalize else fmt(int(counts[i, j]), 0)
+                ax.text(j, i, text, ha="center", va="center", fontsize=9,
+                        color="black" if shown[i, j] > 0.55 * top else "white",
+                        fontweight="bold" if i == j else "normal")
+        for distance, style in ((1, "--"), (2, ":")):
+            for i in range(k):
+                for j in (i - distance, i + distance):
+                    if 0 <= j < k:
+                        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, linestyle=style,
+                                                   linewidth=1.0, edgecolor=PALETTE["orange"]))
+        ax.set_xticks(range(k), [str(x) for x in labels])
+        ax.set_yticks(range(k), [str(x) for x in labels])
+        ax.set_xlabel(term("predicted_class"))
+        ax.set_ylabel(term("actual_class"))
+        ax.set_title(term("ordinal_bands"), fontsize=9)
+    return ax
+
+
+def plot_cut_points(model, X=None, labels=None, ax=None):
+    """The cut-points of a fitted :class:`beyond_accuracy.ordinal.OrdinalLogisticRegression` on
+    its latent scale, with the class each interval stands for and, if ``X`` is given, the
+    distribution of the examples' latent scores."""
+    cuts = np.asarray(getattr(model, "cut_points_", None) if not isinstance(model, (list, tuple, np.ndarray))
+                      else model, dtype=float)
+    if cuts is None or cuts.ndim != 1 or len(cuts) < 1:
+        raise ValueError("model must be a fitted OrdinalLogisticRegression or a sequence of cut-points")
+    labels = list(labels) if labels is not None else list(getattr(model, "classes_", range(1, len(cuts) + 2)))
+    if len(labels) != len(cuts) + 1:
+        raise ValueError(f"{len(cuts)} cut-points separate {len(cuts) + 1} classes, got {len(labels)} labels")
+    with course_style():
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7.0, 2.8))
+        span = cuts.max() - cuts.min() if len(cuts) > 1 else 2.0
+        low, high = cuts.min() - 0.6 * span - 1, cuts.max() + 0.6 * span + 1
+        if X is not None:
+            scores = model.latent_score(X)
+            low, high = min(low, np.percentile(scores, 1)), max(high, np.percentile(scores, 99))
+            ax.hist(scores, bins=40, range=(low, high), color=PALETTE["sky"], edgecolor="white",
+                    label=term("latent_score"))
+        ax.set_xlim(low, high)
+        bounds = [low, *cuts, high]
+        for i, c in enumerate(cuts):
+            ax.axvline(c, color="black", linestyle="--", linewidth=1.2)
+            ax.text(c, 1.02, f"θ{i + 1}", transform=ax.get_xaxis_transform(), ha="center", fontsize=9)
+        for i, label in enumerate(labels):
+            ax.text((bounds[i] + bounds[i + 1]) / 2, 0.9, str(label), transform=ax.get_xaxis_transform(),
+                    ha="center", fontsize=10, fontweight="bold")
+        ax.set_xlabel(term("latent_score"))
+        ax.set_yticks([])
+        ax.grid(axis="y", visible=False)
+        ax.set_title(term("cut_points"), fontsize=9, pad=14)
+    return localise_axes(ax)
