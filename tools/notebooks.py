@@ -12,6 +12,7 @@ The MyST Markdown file (.md) is the source. For each one this command
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -24,6 +25,11 @@ from nbclient import NotebookClient
 from .project import ROOT, first_cell, notebook_sources
 
 TIMEOUT = 600
+
+# One BLAS/OpenMP thread per kernel, as in the tests (conftest.py): two notebooks run at once on
+# two cores, and the same setting everywhere keeps the stored outputs reproducible.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
 
 def language_of(path: Path) -> str:
