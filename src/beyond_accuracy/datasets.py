@@ -191,12 +191,13 @@ def marriage_ratings() -> tuple[pd.DataFrame, pd.Series]:
     return data.drop(columns="rate_marriage").copy(), y
 
 
-def diabetes_stages(edges=(100, 150, 200, 250)) -> tuple[pd.DataFrame, pd.Series]:
+def diabetes_stages(edges=(100, 120, 140, 250)) -> tuple[pd.DataFrame, pd.Series]:
     """scikit-learn's diabetes data (442 patients, Efron et al. 2004) with its target, a
     quantitative measure of disease progression one year after baseline (25-346), cut into
     ordered stages at ``edges``: with the default, stage 1 is below 100, stage 2 from 100 to
-    below 150, …, stage 5 from 250 up. The stages are artificial and unequally wide on purpose
-    (an ordinal model can learn that), and deterministic: no randomness is involved.
+    below 120, stage 3 from 120 to below 140, stage 4 from 140 to below 250 and stage 5 from 250
+    up. The two middle stages are narrow and stage 4 is wide, on purpose: an ordinal model's
+    learned cut-points show it. Deterministic: no randomness is involved.
     Returns ``(X, y)`` with ``y`` named ``stage``.
     """
     from sklearn.datasets import load_diabetes
