@@ -191,3 +191,10 @@ def test_reliability_plot_is_localised():
     assert term("observed_frequency_axis") in labels and term("mean_predicted_axis") in labels
     with pytest.raises(ValueError, match="non-empty dict"):
         plots.plot_reliability_diagram(y, [0.1])
+
+
+def test_reliability_plot_survives_bins_with_no_positive():
+    y = np.zeros(50, dtype=int)
+    y[-1] = 1
+    p = np.linspace(0.001, 0.3, 50)
+    plots.plot_reliability_diagram(y, {"m": p}, n_bins=10)

@@ -360,7 +360,9 @@ def plot_reliability_diagram(y_true, probs, n_bins=10, strategy="uniform", show_
         ax.plot([0, 1], [0, 1], label=term("perfect_calibration"), **BASELINE)
         width = 0.8 / max(len(tables), 1)
         for i, (style, (name, t)) in enumerate(zip(SERIES * 3, tables.items())):
-            err = np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]])
+            # clipped at 0: when a share is 0 or 1, rounding can put the Wilson bound a hair inside it
+            err = np.clip(np.vstack([t["fraction_positive"] - t["ci_lower"],
+                                     t["ci_upper"] - t["fraction_positive"]]), 0, None)
             ax.errorbar(t["mean_predicted"], t["fraction_positive"], yerr=err, label=name, color=style["color"],
                         linestyle=style["linestyle"], marker=style["marker"], markersize=4.5, capsize=2.5)
             if show_counts:
