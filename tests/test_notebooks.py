@@ -17,6 +17,7 @@ from tools.project import ROOT, first_cell, languages, notebook_sources, referen
 
 SOURCES = notebook_sources()
 GLUE_PREFIX = "application/papermill.record/"
+WIDGET = "application/vnd.jupyter.widget-view+json"
 
 
 def rel(path: Path) -> str:
@@ -101,7 +102,7 @@ def glue_outputs(cell) -> dict[str, dict]:
 
 
 def comparable(cell) -> list:
-    """The outputs of a cell that must match across languages (images and glue excluded)."""
+    """The outputs of a cell that must match across languages (images, widgets and glue excluded)."""
     items = []
     for out in merge_streams([o.copy() for o in cell.outputs]):
         if "scrapbook" in out.get("metadata", {}):
@@ -109,6 +110,8 @@ def comparable(cell) -> list:
         if out.output_type == "stream":
             items.append(("stream", out.name, out.text))
         elif out.output_type in ("execute_result", "display_data"):
+            if WIDGET in out.data:  # a live widget: random model id, localised labels in its repr
+                continue
             data = {k: v for k, v in out.data.items() if not k.startswith("image/")}
             items.append((out.output_type, data))
     return items
