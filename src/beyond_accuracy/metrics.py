@@ -313,7 +313,8 @@ def _wilson(successes, n, z=1.959963984540054):
     denom = 1 + z**2 / n
     centre = (phat + z**2 / (2 * n)) / denom
     half = z * np.sqrt(phat * (1 - phat) / n + z**2 / (4 * n**2)) / denom
-    return centre - half, centre + half
+    # the interval always contains the observed share; rounding can miss it by 1e-16 at 0 and 1
+    return np.minimum(centre - half, phat), np.maximum(centre + half, phat)
 
 
 def reliability_table(y_true, y_prob, n_bins=10, strategy="uniform") -> pd.DataFrame:
