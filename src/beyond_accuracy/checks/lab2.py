@@ -162,12 +162,12 @@ def _best_lever() -> str:
 _LEVER_NAMES = {
     "baseline": (
         "baseline", "baseline at 0.5", "default threshold", "threshold 0.5", "logistic regression",
-        "linea di base", "modello di riferimento", "soglia 0.5", "soglia predefinita", "regressione logistica",
-        "referencia", "línea base", "linea base", "umbral 0.5", "umbral por defecto",
+        "linea di base", "modello di riferimento", "soglia 0.5", "soglia 0,5", "soglia predefinita", "regressione logistica",
+        "referencia", "línea base", "linea base", "umbral 0.5", "umbral 0,5", "regresión logística con 0,5", "umbral por defecto",
         "regresión logística", "regresion logistica",
-        "linha de base", "limiar 0.5", "limiar padrão", "limiar padrao", "regressão logística",
+        "linha de base", "limiar 0.5", "limiar 0,5", "limiar padrão", "limiar padrao", "regressão logística",
         "regressao logistica",
-        "vertailutaso", "lähtötaso", "lahtotaso", "kynnysarvo 0.5", "oletuskynnys", "logistinen regressio",
+        "vertailutaso", "lähtötaso", "lahtotaso", "kynnysarvo 0.5", "kynnysarvo 0,5", "oletuskynnys", "logistinen regressio",
     ),
     "tuned_threshold": (
         "tuned_threshold", "tuned threshold", "threshold", "cost threshold", "moving the threshold",
@@ -185,7 +185,8 @@ _LEVER_NAMES = {
         "class_weight=\"balanced\"", "class_weight='balanced'", "weights", "reweighting",
         "pesi delle classi", "pesi di classe", "pesi", "pesatura delle classi",
         "pesos de clase", "pesos de las clases", "pesos",
-        "pesos das classes", "pesos de classe",
+        "pesos das classes", "pesos de classe", "ponderação", "ponderacao", "ponderação das classes",
+        "ponderacao das classes", "reponderação", "reponderacao",
         "luokkapainot", "luokkien painot", "painotus", "painot",
     ),
     "smote_pipeline": (
@@ -222,16 +223,16 @@ tau_star = Exercise(
               "cost_threshold(c_fp=..., c_fn=..., c_tp=...) does the algebra.",
         "it": "Scrivi prima il costo di ciascuno dei quattro esiti: anche una frode intercettata viene "
               "esaminata, e un pagamento legittimo bloccato costa l'indagine più la perdita di fiducia del "
-              "cliente. Poi segnala quando il costo atteso della segnalazione non supera quello del lasciar "
-              "passare; cost_threshold(c_fp=..., c_fn=..., c_tp=...) fa i conti.",
+              "cliente. Poi segnala quando il costo atteso della segnalazione non supera quello di lasciar "
+              "passare il pagamento; cost_threshold(c_fp=..., c_fn=..., c_tp=...) fa i conti.",
         "es": "Escribe primero el coste de cada uno de los cuatro resultados: un fraude detectado también "
               "se investiga, y un pago legítimo retenido cuesta la investigación más la pérdida de "
               "confianza del cliente. Después marca cuando el coste esperado de marcar no supera el de "
-              "dejar pasar el pago; cost_threshold(c_fp=..., c_fn=..., c_tp=...) hace el álgebra.",
+              "dejar pasar el pago; cost_threshold(c_fp=..., c_fn=..., c_tp=...) hace las cuentas.",
         "pt": "Escreva primeiro o custo de cada um dos quatro resultados: uma fraude detectada também é "
               "investigada, e um pagamento legítimo retido custa a investigação mais a perda de confiança "
-              "do cliente. Depois sinalize quando o custo esperado de sinalizar não passar o de deixar o "
-              "pagamento seguir; cost_threshold(c_fp=..., c_fn=..., c_tp=...) faz a álgebra.",
+              "do cliente. Depois sinalize quando o custo esperado de sinalizar não for maior que o de deixar o "
+              "pagamento seguir; cost_threshold(c_fp=..., c_fn=..., c_tp=...) faz as contas.",
         "fi": "Kirjoita ensin kunkin neljän lopputuloksen kustannus: myös kiinni saatu petos tutkitaan, "
               "ja pysäytetty oikea maksu maksaa tutkinnan lisäksi asiakkaan luottamuksen menetyksen. "
               "Merkitse sitten, kun merkitsemisen odotettu kustannus on enintään yhtä suuri kuin maksun "
@@ -260,7 +261,7 @@ precision_screening = Exercise(
         "it": "Immagina una popolazione grande, per esempio un milione di biopsie, con la prevalenza data. "
               "La recall dice quante delle maligne vengono segnalate; uno meno la specificità dice quante "
               "delle benigne vengono segnalate. La precision è il primo conteggio diviso la somma dei due. "
-              "Usa recall e specificità delle decisioni fuori campione (out-of-fold), senza arrotondarle.",
+              "Usa recall e specificità delle decisioni fuori dal fold (out-of-fold), senza arrotondarle.",
         "es": "Imagina una población grande, por ejemplo un millón de biopsias, con la prevalencia dada. "
               "La exhaustividad dice cuántas de las malignas se marcan; uno menos la especificidad dice "
               "cuántas de las benignas se marcan. La precisión es el primer recuento dividido entre la "
