@@ -233,10 +233,10 @@ tau_star = Exercise(
               "investigada, e um pagamento legítimo retido custa a investigação mais a perda de confiança "
               "do cliente. Depois sinalize quando o custo esperado de sinalizar não for maior que o de deixar o "
               "pagamento seguir; cost_threshold(c_fp=..., c_fn=..., c_tp=...) faz as contas.",
-        "fi": "Kirjoita ensin kunkin neljän lopputuloksen kustannus: myös kiinni saatu petos tutkitaan, "
-              "ja pysäytetty oikea maksu maksaa tutkinnan lisäksi asiakkaan luottamuksen menetyksen. "
+        "fi": "Kirjoita ensin neljän lopputuloksen kustannukset: myös kiinni saatu petos tutkitaan, "
+              "ja rehellisen asiakkaan pysäytetty maksu aiheuttaa tutkinnan lisäksi luottamuksen menetyksen. "
               "Merkitse sitten, kun merkitsemisen odotettu kustannus on enintään yhtä suuri kuin maksun "
-              "läpi päästämisen; cost_threshold(c_fp=..., c_fn=..., c_tp=...) hoitaa laskut.",
+              "läpi päästämisen; cost_threshold(c_fp=..., c_fn=..., c_tp=...) laskee loput puolestasi.",
     },
     form={
         "en": "one number between zero and one, written as a Python decimal (for example 0.35).",
@@ -275,8 +275,8 @@ precision_screening = Exercise(
         "fi": "Kuvittele suuri joukko, vaikkapa miljoona koepalaa, jossa on annettu esiintyvyys. Herkkyys "
               "kertoo, kuinka moni pahanlaatuisista merkitään; yksi miinus spesifisyys kertoo, "
               "kuinka moni hyvänlaatuisista merkitään. Täsmällisyys on ensimmäinen lukumäärä jaettuna "
-              "molempien summalla. Käytä ristiinvalidoinnin ulkopuolisten (out-of-fold) päätösten "
-              "herkkyyttä ja spesifisyyttä pyöristämättöminä.",
+              "molempien summalla. Käytä out-of-fold-päätösten (kunkin koepalan päätös tulee mallilta, "
+              "joka ei nähnyt sitä) herkkyyttä ja spesifisyyttä pyöristämättöminä.",
     },
     form={
         "en": "one proportion between zero and one, written as a Python decimal (for example 0.35).",

@@ -56,21 +56,26 @@ _MODEL_NAMES = {
     "majority": ("majority", "majority class", "most frequent", "most_frequent", "dummy", "baseline",
                  "maggioranza", "classe maggioritaria", "mayoría", "mayoria", "clase mayoritaria",
                  "maioria", "classe majoritária", "classe majoritaria", "enemmistö", "enemmisto",
-                 "enemmistöluokka", "enemmistoluokka"),
+                 "enemmistöluokka", "enemmistoluokka", "linha de base", "linea di base", "línea base",
+                 "linea base", "vertailutaso"),
     "multinomial LR": ("multinomial LR", "multinomial", "multinomial logistic regression",
                        "LogisticRegression", "logistic regression", "nominal", "nominal LR",
                        "regressione logistica multinomiale", "multinomiale", "logistica multinomiale",
                        "regresión logística multinomial", "regresion logistica multinomial",
                        "regressão logística multinomial", "regressao logistica multinomial",
                        "multinomiaalinen", "multinomiaalinen logistinen regressio",
-                       "multinominen logistinen regressio", "multinominen"),
+                       "multinominen logistinen regressio", "multinominen", "regressione logistica",
+                       "regresión logística", "regresion logistica", "regressão logística",
+                       "regressao logistica", "logistinen regressio"),
     "regression + rounding": ("regression + rounding", "regression+rounding", "rounding",
                               "rounded regression", "RoundedRegression", "linear regression",
                               "regressione + arrotondamento", "regressione con arrotondamento",
                               "regresión + redondeo", "regresion + redondeo", "regresión con redondeo",
                               "regressão + arredondamento", "regressao + arredondamento",
                               "regressão com arredondamento", "regressio + pyöristys",
-                              "regressio + pyoristys", "regressio ja pyöristys"),
+                              "regressio + pyoristys", "regressio ja pyöristys", "regressione lineare",
+                              "regresión lineal", "regresion lineal", "regressão linear", "regressao linear",
+                              "lineaarinen regressio"),
     "ordinal LR": ("ordinal LR", "ordinal", "ordinal regression", "ordinal logistic regression",
                    "OrdinalLogisticRegression", "proportional odds", "cumulative logit",
                    "regressione ordinale", "regressione logistica ordinale", "ordinale",
@@ -78,7 +83,8 @@ _MODEL_NAMES = {
                    "regresion logistica ordinal", "regressão ordinal", "regressao ordinal",
                    "regressão logística ordinal", "regressao logistica ordinal", "ordinaalinen",
                    "ordinaalinen regressio", "ordinaalinen logistinen regressio",
-                   "järjestysasteikollinen regressio"),
+                   "järjestysasteikollinen regressio", "järjestysregressio", "chances proporcionais", "logito cumulativo",
+                   "odds proporzionali", "logit cumulativo", "odds proporcionales", "logit acumulado"),
 }
 
 
@@ -214,7 +220,7 @@ qwk_by_hand = Exercise(
         "pt": "São três tabelas do mesmo formato: as contagens observadas O; as contagens esperadas "
               "ao acaso E, em que cada célula é o total da sua linha vezes o total da sua coluna "
               "dividido pelo número de pacientes; os pesos W, (i − j)² / (K − 1)², ou seja, 0 na "
-              "diagonal, 0,25 ao lado dela e 1 nos cantos. O QWK é 1 − Σ W·O / Σ W·E. A kappa sem "
+              "diagonal, 0,25 ao lado dela e 1 nos cantos. O QWK é 1 − Σ W·O / Σ W·E. O kappa sem "
               "pesos e a acurácia são outros números.",
         "fi": "Tarvitset kolme samanmuotoista taulukkoa: havaitut lukumäärät O; sattuman mukaiset "
               "odotetut lukumäärät E, joissa kukin solu on rivinsä summa kertaa sarakkeensa summa "
@@ -313,7 +319,7 @@ paradox_qwk = Exercise(
         "pt": "Use o mecanismo de erro do passo 5 (probabilidade 0,2 de mover uma classe, metade para "
               "cima e metade para baixo; na borda, o movimento impossível deixa a resposta onde está) "
               "e as proporções das classes exatamente como dadas, não divididas em partes iguais. "
-              "Pondere a matriz de confusão esperada de forma quadrática: a kappa sem pesos e a "
+              "Pondere a matriz de confusão esperada de forma quadrática: o kappa sem pesos e a "
               "acurácia são outros números.",
         "fi": "Käytä vaiheen 5 virhemekanismia (todennäköisyydellä 0,2 vastaus siirtyy yhden luokan, "
               "puolet kerroista ylös ja puolet alas; reunalla mahdoton siirto jättää vastauksen "
