@@ -16,6 +16,22 @@ from ..language import LANGUAGES, get_language, term
 
 CORRECT, NOT_YET, NOT_ATTEMPTED, BAD_FORM = "correct", "not yet", "not attempted", "bad form"
 
+# Forms shared by several exercises: what a numeric answer must look like, in every language.
+DECIMAL_FORM = {
+    "en": "one number, written as a Python decimal with a point (for example 0.35).",
+    "it": "un solo numero, scritto come decimale Python, con il punto (per esempio 0.35).",
+    "es": "un solo número, escrito como número decimal de Python, con punto (p. ej., 0.35).",
+    "pt": "um único número, escrito como decimal do Python, com ponto (por exemplo 0.35).",
+    "fi": "yksi luku Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
+}
+PROPORTION_FORM = {
+    "en": "one number between 0 and 1, written as a Python decimal with a point (for example 0.35).",
+    "it": "un solo numero tra 0 e 1, scritto come decimale Python, con il punto (per esempio 0.35).",
+    "es": "un solo número entre 0 y 1, escrito como número decimal de Python, con punto (p. ej., 0.35).",
+    "pt": "um único número entre 0 e 1, escrito como decimal do Python, com ponto (por exemplo 0.35).",
+    "fi": "yksi luku väliltä 0–1 Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
+}
+
 
 @dataclass(frozen=True)
 class Exercise:

@@ -23,7 +23,7 @@ from sklearn.naive_bayes import GaussianNB
 
 from ..datasets import load_biopsies
 from ..metrics import expected_calibration_error
-from ._engine import Checker, Exercise
+from ._engine import PROPORTION_FORM, Checker, Exercise
 
 # The lab's settings, repeated here so that the checks reproduce its numbers.
 SEED = 0
@@ -192,13 +192,7 @@ rain_ece = Exercise(
               "päivistä, ei kolmasosalla, ja laske painotetut erotukset yhteen. Älä korota erotuksia "
               "toiseen potenssiin.",
     },
-    form={
-        "en": "one number between 0 and 1, written as a Python decimal with a point (for example 0.35).",
-        "it": "un solo numero tra 0 e 1, scritto come decimale Python, con il punto (per esempio 0.35).",
-        "es": "un solo número entre 0 y 1, escrito como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "um único número entre 0 e 1, escrito como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi luku väliltä 0–1 Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
+    form=PROPORTION_FORM,
     tol=0.001,
     wrong_examples=lambda: _wrong_rain_ece(),
 )

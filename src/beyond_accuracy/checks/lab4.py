@@ -24,7 +24,7 @@ from sklearn.preprocessing import StandardScaler
 
 from ..datasets import labels_from_counts, marriage_ratings
 from ..ordinal import OrdinalLogisticRegression
-from ._engine import Checker, Exercise
+from ._engine import DECIMAL_FORM, Checker, Exercise
 
 # The lab's settings, repeated here so that the checks reproduce its numbers.
 SEED = 0
@@ -228,13 +228,7 @@ qwk_by_hand = Exercise(
               "vieressä 0,25 ja kulmissa 1. QWK on 1 − Σ W·O / Σ W·E. Painottamaton kappa ja "
               "tarkkuus (accuracy) ovat eri lukuja.",
     },
-    form={
-        "en": "one number, written as a Python decimal with a point (for example 0.35).",
-        "it": "un solo numero, scritto come decimale Python, con il punto (per esempio 0.35).",
-        "es": "un solo número, escrito como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "um único número, escrito como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi luku Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
+    form=DECIMAL_FORM,
     tol=0.001,
     wrong_examples=_wrong_qwk_by_hand,
 )
@@ -327,13 +321,7 @@ paradox_qwk = Exercise(
               "odotettu sekaannusmatriisi neliöllisesti: painottamaton kappa ja tarkkuus (accuracy) "
               "ovat eri lukuja.",
     },
-    form={
-        "en": "one number, written as a Python decimal with a point (for example 0.35).",
-        "it": "un solo numero, scritto come decimale Python, con il punto (per esempio 0.35).",
-        "es": "un solo número, escrito como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "um único número, escrito como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi luku Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
+    form=DECIMAL_FORM,
     tol=0.005,
     wrong_examples=_wrong_paradox_qwk,
 )

@@ -22,7 +22,7 @@ from sklearn.preprocessing import StandardScaler
 
 from ..datasets import corrupt_labels
 from ..metrics import hunt_curve, per_example_log_loss, precision_at_k, recall_at_k, review_budget
-from ._engine import Checker, Exercise
+from ._engine import DECIMAL_FORM, PROPORTION_FORM, Checker, Exercise
 
 # The lab's settings, repeated here so that the checks reproduce its numbers.
 SEED = 0
@@ -206,13 +206,7 @@ loss_by_hand = Exercise(
               "eikä log2) ja muista miinusmerkki: häviö ei ole koskaan negatiivinen. Muiden luokkien "
               "todennäköisyyksillä ei ole merkitystä.",
     },
-    form={
-        "en": "one number, written as a Python decimal with a point (for example 0.35).",
-        "it": "un solo numero, scritto come decimale Python, con il punto (per esempio 0.35).",
-        "es": "un solo número, escrito como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "um único número, escrito como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi luku Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
+    form=DECIMAL_FORM,
     tol=0.005,  # accepts answers rounded to two decimals; the wrong examples lie much further
     wrong_examples=lambda: _wrong_loss_by_hand(),
 )
@@ -244,13 +238,7 @@ precision_at_10 = Exercise(
               "suuri osuus niistä on turmeltuja nimiöitä (maski `corrupted`). Anna osuus kymmenestä, "
               "ei lukumäärää, äläkä jaa kaikkien turmeltujen nimiöiden määrällä.",
     },
-    form={
-        "en": "one number between 0 and 1, written as a Python decimal with a point (for example 0.35).",
-        "it": "un solo numero tra 0 e 1, scritto come decimale Python, con il punto (per esempio 0.35).",
-        "es": "un solo número entre 0 y 1, escrito como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "um único número entre 0 e 1, escrito como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi luku väliltä 0–1 Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
+    form=PROPORTION_FORM,
     tol=0.005,  # shares of ten images are tenths apart
     wrong_examples=lambda: _wrong_precision_at_10(),
 )
