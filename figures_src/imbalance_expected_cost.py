@@ -2,15 +2,10 @@
 against the threshold, for a false alarm costing 5 and a missed fraud 500; the minimum is marked
 and the threshold given by the formula c_FP / (c_FP + c_FN) is drawn as a vertical line."""
 
-from functools import lru_cache
-
 import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import train_test_split
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from _fraud_desk import validation_probabilities
 
-from beyond_accuracy import datasets, fmt, plots, term
+from beyond_accuracy import fmt, plots, term
 from beyond_accuracy.metrics import cost_threshold, expected_cost_by_threshold
 
 NAME = "imbalance-expected-cost"
@@ -19,14 +14,8 @@ C_FP, C_FN = 5, 500  # a wasted investigation, a missed fraud (euros)
 THRESHOLDS = np.round(np.arange(0.001, 0.1005, 0.001), 3)
 
 
-@lru_cache(maxsize=1)
 def cost_table():
-    X, y = datasets.transactions(n_samples=100_000)
-    X_rest, _, y_rest, _ = train_test_split(X, y, test_size=0.20, stratify=y, random_state=0)
-    X_train, X_val, y_train, y_val = train_test_split(X_rest, y_rest, test_size=0.25, stratify=y_rest,
-                                                      random_state=0)
-    model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train)
-    p_val = model.predict_proba(X_val)[:, 1]
+    y_val, p_val = validation_probabilities()
     return expected_cost_by_threshold(y_val, p_val, THRESHOLDS, c_fp=C_FP, c_fn=C_FN)
 
 

@@ -1,26 +1,11 @@
 """ROC and precision-recall curves of one logistic regression on the fraud desk's validation set
 (100,000 synthetic transactions, about 1% frauds; the chapter's split and model)."""
 
-from functools import lru_cache
+from _fraud_desk import validation_probabilities
 
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import train_test_split
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
-
-from beyond_accuracy import datasets, plots, term
+from beyond_accuracy import plots, term
 
 NAME = "imbalance-roc-vs-pr"
-
-
-@lru_cache(maxsize=1)
-def validation_probabilities():
-    X, y = datasets.transactions(n_samples=100_000)
-    X_rest, _, y_rest, _ = train_test_split(X, y, test_size=0.20, stratify=y, random_state=0)
-    X_train, X_val, y_train, y_val = train_test_split(X_rest, y_rest, test_size=0.25, stratify=y_rest,
-                                                      random_state=0)
-    model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train)
-    return y_val.to_numpy(), model.predict_proba(X_val)[:, 1]
 
 
 def draw():

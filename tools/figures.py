@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import sys
 from pathlib import Path
 
 import matplotlib
@@ -33,6 +34,8 @@ def scripts() -> list[Path]:
 
 
 def load(path: Path):
+    if str(SCRIPTS) not in sys.path:  # scripts may import the shared helpers in figures_src/_*.py
+        sys.path.insert(0, str(SCRIPTS))
     spec = importlib.util.spec_from_file_location(f"figures_src.{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
