@@ -17,7 +17,8 @@ def validation_probabilities():
     """(y_val, p_val) of the chapter's model, exactly as the chapter splits and fits it."""
     X, y = datasets.transactions(n_samples=100_000)
     X_rest, _, y_rest, _ = train_test_split(X, y, test_size=0.20, stratify=y, random_state=0)
-    X_train, X_val, y_train, y_val = train_test_split(X_rest, y_rest, test_size=0.25, stratify=y_rest,
-                                                      random_state=0)
+    X_train, X_val, y_train, y_val = train_test_split(
+        X_rest, y_rest, test_size=0.25, stratify=y_rest, random_state=0
+    )
     model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train)
     return y_val.to_numpy(), model.predict_proba(X_val)[:, 1]

@@ -15,8 +15,9 @@ NAME = "calibration-experiment-a"
 
 def experiment_a():
     """(model, platt, X_test, y_test), exactly as in the chapter."""
-    X, y = make_classification(n_samples=30_000, n_features=10, n_informative=5, weights=[0.966],
-                               flip_y=0.01, random_state=0)
+    X, y = make_classification(
+        n_samples=30_000, n_features=10, n_informative=5, weights=[0.966], flip_y=0.01, random_state=0
+    )
     X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.5, random_state=0)
     X_cal, X_test, y_cal, y_test = train_test_split(X_rest, y_rest, test_size=0.5, random_state=0)
     model = LogisticRegression(class_weight="balanced").fit(X_train, y_train)

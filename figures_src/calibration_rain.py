@@ -28,15 +28,34 @@ def draw():
         fig, ax = plt.subplots(figsize=(5.2, 4.9), layout="constrained")
         ax.plot([0, 1], [0, 1], label=term("perfect_calibration"), **plots.BASELINE)
         for k, row in enumerate(table.itertuples()):
-            ax.plot([row.mean_predicted, row.mean_predicted], [row.mean_predicted, row.fraction_positive],
-                    color=plots.PALETTE["vermillion"], linestyle="--", linewidth=2,
-                    label=term("calibration_gap") if k == 0 else None)
+            ax.plot(
+                [row.mean_predicted, row.mean_predicted],
+                [row.mean_predicted, row.fraction_positive],
+                color=plots.PALETTE["vermillion"],
+                linestyle="--",
+                linewidth=2,
+                label=term("calibration_gap") if k == 0 else None,
+            )
             gap = row.fraction_positive - row.mean_predicted
-            ax.annotate(f"{term('calibration_gap')} {fmt(abs(gap), 2)}\n{fmt(int(row.count), 0)} {term('forecasts')}",
-                        xy=(row.mean_predicted, (row.mean_predicted + row.fraction_positive) / 2),
-                        xytext=(10, 0), textcoords="offset points", va="center", fontsize=8.5)
-        ax.plot(table["mean_predicted"], table["fraction_positive"], linestyle="none", marker="o", markersize=9,
-                color=plots.PALETTE["blue"], markeredgecolor="black", label=term("forecast_groups"), zorder=3)
+            ax.annotate(
+                f"{term('calibration_gap')} {fmt(abs(gap), 2)}\n{fmt(int(row.count), 0)} {term('forecasts')}",
+                xy=(row.mean_predicted, (row.mean_predicted + row.fraction_positive) / 2),
+                xytext=(10, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=8.5,
+            )
+        ax.plot(
+            table["mean_predicted"],
+            table["fraction_positive"],
+            linestyle="none",
+            marker="o",
+            markersize=9,
+            color=plots.PALETTE["blue"],
+            markeredgecolor="black",
+            label=term("forecast_groups"),
+            zorder=3,
+        )
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
         ax.set_aspect("equal")

@@ -32,10 +32,22 @@ def draw():
         ax.plot([0, 1], [0, 1], label=term("perfect_calibration"), **plots.BASELINE)
         for style, (name, mask) in zip(plots.SERIES, groups.items()):
             t = reliability_table(y_test[mask], p[mask], n_bins=10)
-            err = np.clip(np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]]), 0, None)
-            ax.errorbar(t["mean_predicted"], t["fraction_positive"], yerr=err, color=style["color"],
-                        linestyle=style["linestyle"], marker=style["marker"], markersize=5, capsize=2.5,
-                        label=name)
+            err = np.clip(
+                np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]]),
+                0,
+                None,
+            )
+            ax.errorbar(
+                t["mean_predicted"],
+                t["fraction_positive"],
+                yerr=err,
+                color=style["color"],
+                linestyle=style["linestyle"],
+                marker=style["marker"],
+                markersize=5,
+                capsize=2.5,
+                label=name,
+            )
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
         ax.set_aspect("equal")

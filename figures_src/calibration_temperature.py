@@ -19,12 +19,35 @@ def draw():
     with plots.course_style():
         fig, ax = plt.subplots(figsize=(6.2, 4.2), layout="constrained")
         for style, t in zip(plots.SERIES, TEMPERATURES):
-            ax.plot(f, expit(f / t), color=style["color"], linestyle=style["linestyle"], marker=style["marker"],
-                    markevery=40, markersize=5, label=f"T = {fmt(t, 1)}")
-        ax.plot(f, expit(f - SHIFT), color="black", linestyle=(0, (1, 1)), linewidth=2.2,
-                label=term("shifted_map"))
-        ax.plot([0], [0.5], marker="o", markersize=11, markerfacecolor="none", markeredgecolor="black",
-                markeredgewidth=1.8, linestyle="none", zorder=4)
+            ax.plot(
+                f,
+                expit(f / t),
+                color=style["color"],
+                linestyle=style["linestyle"],
+                marker=style["marker"],
+                markevery=40,
+                markersize=5,
+                label=f"T = {fmt(t, 1)}",
+            )
+        ax.plot(
+            f,
+            expit(f - SHIFT),
+            color="black",
+            linestyle=(0, (1, 1)),
+            linewidth=2.2,
+            label=term("shifted_map"),
+        )
+        ax.plot(
+            [0],
+            [0.5],
+            marker="o",
+            markersize=11,
+            markerfacecolor="none",
+            markeredgecolor="black",
+            markeredgewidth=1.8,
+            linestyle="none",
+            zorder=4,
+        )
         ax.annotate("(0, ½)", xy=(0, 0.5), xytext=(-52, 12), textcoords="offset points", fontsize=10)
         ax.set_xlabel(term("log_odds_axis"))
         ax.set_ylabel(term("temperature_probability_axis"))

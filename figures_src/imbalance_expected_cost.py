@@ -25,9 +25,12 @@ def draw():
     best = table.loc[table["cost"].idxmin(), "threshold"]
     ax.lines[-1].set_label(f"{term('minimum')}: {term('threshold')} {fmt(best, 3)}")  # 3 decimals
     tau = cost_threshold(C_FP, C_FN)
-    ax.axvline(tau, **{**plots.BASELINE, "linestyle": "--"},
-               label=f"{term('cost_formula_threshold')} {fmt(tau, 4)}")
-    ax.set_title(f"{term('cost_false_alarm')}: {fmt(C_FP, 0)}   {term('cost_miss')}: {fmt(C_FN, 0)}", fontsize=10)
+    ax.axvline(
+        tau, **{**plots.BASELINE, "linestyle": "--"}, label=f"{term('cost_formula_threshold')} {fmt(tau, 4)}"
+    )
+    ax.set_title(
+        f"{term('cost_false_alarm')}: {fmt(C_FP, 0)}   {term('cost_miss')}: {fmt(C_FN, 0)}", fontsize=10
+    )
     ax.legend(fontsize=8)
     ax.figure.set_size_inches(6.0, 3.8)
     ax.figure.set_layout_engine("constrained")

@@ -2,9 +2,10 @@
 chapter 4, whose bands of the progression score are unequally wide: two narrow bands in the
 middle (100-119, 120-139) and a wide one after them (140-249)."""
 
+from sklearn.preprocessing import StandardScaler
+
 from beyond_accuracy import datasets, plots, term
 from beyond_accuracy.ordinal import OrdinalLogisticRegression
-from sklearn.preprocessing import StandardScaler
 
 NAME = "ordinal-cut-points"
 

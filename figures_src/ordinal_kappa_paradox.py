@@ -41,13 +41,24 @@ def draw():
     marked = {term("ord_equal_shares"): 1 / 3, "90/5/5": 0.90, "98/1/1": 0.98}
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0), layout="constrained")
-    for values, style, label in ((kappa, plots.SERIES[0], term("weighted_kappa")),
-                                 (accuracy, plots.SERIES[1], term("accuracy"))):
+    for values, style, label in (
+        (kappa, plots.SERIES[0], term("weighted_kappa")),
+        (accuracy, plots.SERIES[1], term("accuracy")),
+    ):
         ax.plot(shares, values, color=style["color"], linestyle=style["linestyle"], linewidth=2)
         points = [expected_confusion([s, (1 - s) / 2, (1 - s) / 2]) for s in marked.values()]
         ys = [quadratic_kappa(o) if values is kappa else np.trace(o) for o in points]
-        ax.plot(list(marked.values()), ys, color=style["color"], linestyle=style["linestyle"], linewidth=0,
-                marker=style["marker"], markersize=7, markeredgecolor="black", label=label)
+        ax.plot(
+            list(marked.values()),
+            ys,
+            color=style["color"],
+            linestyle=style["linestyle"],
+            linewidth=0,
+            marker=style["marker"],
+            markersize=7,
+            markeredgecolor="black",
+            label=label,
+        )
     for name, s in marked.items():
         ax.axvline(s, **plots.BASELINE)
         ax.text(s, 0.405, name, rotation=90, ha="right", va="bottom", fontsize=8, color="0.3")

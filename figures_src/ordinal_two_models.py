@@ -20,17 +20,48 @@ def _panel(ax, predicted, title_key, style):
     rows = np.arange(1, len(ACTUAL) + 1)
     for row, a, p in zip(rows, ACTUAL, predicted):
         if a != p:
-            ax.annotate("", xy=(p, row), xytext=(a, row),
-                        arrowprops={"arrowstyle": "-|>", "color": style["color"], "linewidth": 1.6,
-                                    "linestyle": style["linestyle"], "shrinkA": 6, "shrinkB": 4})
-    ax.plot(ACTUAL, rows, linestyle="none", marker="o", markersize=10, markerfacecolor="white",
-            markeredgecolor="black", markeredgewidth=1.4, label=term("ord_actual_band"))
-    ax.plot(predicted, rows, linestyle="none", marker=style["marker"], markersize=7, color=style["color"],
-            markeredgecolor="black", label=term("ord_model_answer"))
+            ax.annotate(
+                "",
+                xy=(p, row),
+                xytext=(a, row),
+                arrowprops={
+                    "arrowstyle": "-|>",
+                    "color": style["color"],
+                    "linewidth": 1.6,
+                    "linestyle": style["linestyle"],
+                    "shrinkA": 6,
+                    "shrinkB": 4,
+                },
+            )
+    ax.plot(
+        ACTUAL,
+        rows,
+        linestyle="none",
+        marker="o",
+        markersize=10,
+        markerfacecolor="white",
+        markeredgecolor="black",
+        markeredgewidth=1.4,
+        label=term("ord_actual_band"),
+    )
+    ax.plot(
+        predicted,
+        rows,
+        linestyle="none",
+        marker=style["marker"],
+        markersize=7,
+        color=style["color"],
+        markeredgecolor="black",
+        label=term("ord_model_answer"),
+    )
     accuracy = accuracy_score(ACTUAL, predicted)
     mae = mean_absolute_error(ACTUAL, predicted)
-    ax.set_title(f"{term(title_key)}\n{term('accuracy')} {fmt(accuracy, 1)} · "
-                 f"{term('ord_mean_error_bands')} {fmt(mae, 1)}", fontsize=10, loc="left")
+    ax.set_title(
+        f"{term(title_key)}\n{term('accuracy')} {fmt(accuracy, 1)} · "
+        f"{term('ord_mean_error_bands')} {fmt(mae, 1)}",
+        fontsize=10,
+        loc="left",
+    )
     ax.set_yticks(rows, [str(r) for r in rows])
     ax.set_ylim(len(rows) + 0.6, 0.4)
     ax.set_ylabel(term("ord_person"))

@@ -89,19 +89,22 @@ def test_glued_numbers_reach_the_page(site, lang):
                     if "scrapbook" in out.get("metadata", {}):
                         text = eval(out["data"]["application/papermill.record/text/plain"])  # a str repr
                         assert text.replace("\u00a0", "&nbsp;") in html or text in html, (
-                            f"{kind}/{lang}/{nb_path.name}: glued {text!r} not rendered")
+                            f"{kind}/{lang}/{nb_path.name}: glued {text!r} not rendered"
+                        )
 
 
 def test_launch_buttons_open_real_notebooks(site):
     found = 0
     for lang in languages():
         for page in pages(site, lang):
-            for url in re.findall(r'https://colab\.research\.google\.com/github/[^"]+', page.read_text(encoding="utf-8")):
+            for url in re.findall(
+                r'https://colab\.research\.google\.com/github/[^"]+', page.read_text(encoding="utf-8")
+            ):
                 found += 1
                 prefix = "/github/" + urlparse(repository_url()).path.strip("/") + "/blob/main/"
                 path = urlparse(url).path
                 assert path.startswith(prefix), f"Colab link {url} does not follow _config.yml"
-                target = ROOT / path[len(prefix):]
+                target = ROOT / path[len(prefix) :]
                 assert target.suffix == ".ipynb" and target.exists(), f"Colab link to missing {target}"
     assert found >= 2 * len(languages())
 

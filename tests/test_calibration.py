@@ -30,7 +30,11 @@ def forecasts(draw):
 def test_reliability_table_agrees_with_calibration_curve(data, n_bins, strategy):
     y, p = data
     table = reliability_table(y, p, n_bins=n_bins, strategy=strategy)
-    edges = np.linspace(0, 1, n_bins + 1) if strategy == "uniform" else np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
+    edges = (
+        np.linspace(0, 1, n_bins + 1)
+        if strategy == "uniform"
+        else np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
+    )
     if np.isin(p, edges[1:-1]).any():  # the two conventions differ only on inner edges
         return
     try:
@@ -40,8 +44,10 @@ def test_reliability_table_agrees_with_calibration_curve(data, n_bins, strategy)
     assert np.allclose(table["fraction_positive"], prob_true)
     assert np.allclose(table["mean_predicted"], prob_pred)
     assert table["count"].sum() == len(y)
-    assert ((table["ci_lower"] <= table["fraction_positive"] + 1e-12)
-            & (table["fraction_positive"] <= table["ci_upper"] + 1e-12)).all()
+    assert (
+        (table["ci_lower"] <= table["fraction_positive"] + 1e-12)
+        & (table["fraction_positive"] <= table["ci_upper"] + 1e-12)
+    ).all()
 
 
 def direct_ece(y, p, n_bins):
@@ -69,7 +75,9 @@ def test_ece_and_mce_match_a_direct_computation(data, n_bins):
 
 def test_ece_of_the_rain_table_by_hand():
     p = np.repeat([0.2, 0.5, 0.8], [100, 200, 100])
-    y = np.concatenate([np.repeat([1, 0], [18, 82]), np.repeat([1, 0], [130, 70]), np.repeat([1, 0], [84, 16])])
+    y = np.concatenate(
+        [np.repeat([1, 0], [18, 82]), np.repeat([1, 0], [130, 70]), np.repeat([1, 0], [84, 16])]
+    )
     assert expected_calibration_error(y, p, n_bins=10) == pytest.approx(0.09)
     assert max_calibration_error(y, p, n_bins=10) == pytest.approx(0.15)
 
@@ -92,7 +100,8 @@ def test_top_label_ece_for_a_probability_matrix():
     correct = np.array([1, 1, 0, 0])
     confidence = proba.max(axis=1)
     assert expected_calibration_error(y, proba, n_bins=5) == pytest.approx(
-        expected_calibration_error(correct, confidence, n_bins=5))
+        expected_calibration_error(correct, confidence, n_bins=5)
+    )
     with pytest.raises(ValueError, match="labels="):
         expected_calibration_error([0, 1, 1, 0], proba, n_bins=5)
     assert expected_calibration_error(["a", "b", "a", "c"], proba, labels=["a", "b", "c"]) >= 0
@@ -128,8 +137,9 @@ def test_brier_decomposition_is_approximate_with_spread_forecasts():
         (([], []), {}, "empty"),
     ],
 )
-@pytest.mark.parametrize("func", [reliability_table, expected_calibration_error, max_calibration_error,
-                                  brier_decomposition])
+@pytest.mark.parametrize(
+    "func", [reliability_table, expected_calibration_error, max_calibration_error, brier_decomposition]
+)
 def test_calibration_functions_validate(func, args, kwargs, message):
     with pytest.raises(ValueError, match=message):
         func(*args, **kwargs)

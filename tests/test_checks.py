@@ -10,8 +10,11 @@ import beyond_accuracy.checks as checks_pkg
 from beyond_accuracy import LANGUAGES, fmt
 from beyond_accuracy.checks import BAD_FORM, CORRECT, NOT_ATTEMPTED, NOT_YET, Checker, Exercise
 
-MODULES = [importlib.import_module(f"beyond_accuracy.checks.{m.name}")
-           for m in pkgutil.iter_modules(checks_pkg.__path__) if not m.name.startswith("_")]
+MODULES = [
+    importlib.import_module(f"beyond_accuracy.checks.{m.name}")
+    for m in pkgutil.iter_modules(checks_pkg.__path__)
+    if not m.name.startswith("_")
+]
 EXERCISES = [(m.__name__.rsplit(".", 1)[1], ex) for m in MODULES for ex in m.check.exercises.values()]
 
 
@@ -55,8 +58,14 @@ def test_feedback_is_localised_and_never_reveals_the_answer(lab, ex, lang):
 
 
 def test_checker_prints_feedback(capsys):
-    ex = Exercise("double", solve=lambda: 4, kind="number", hint={k: "h" for k in LANGUAGES},
-                  form={k: "a number" for k in LANGUAGES}, wrong_examples=(3,))
+    ex = Exercise(
+        "double",
+        solve=lambda: 4,
+        kind="number",
+        hint=dict.fromkeys(LANGUAGES, "h"),
+        form=dict.fromkeys(LANGUAGES, "a number"),
+        wrong_examples=(3,),
+    )
     check = Checker(ex)
     check.double(4)
     check.double(5)
@@ -70,7 +79,12 @@ def test_checker_prints_feedback(capsys):
 
 def test_exercise_requires_every_language():
     with pytest.raises(ValueError, match="lacks a hint"):
-        Exercise("x", solve=lambda: 1, kind="number", hint={"en": "h"}, form={k: "f" for k in LANGUAGES})
+        Exercise("x", solve=lambda: 1, kind="number", hint={"en": "h"}, form=dict.fromkeys(LANGUAGES, "f"))
     with pytest.raises(ValueError, match="unknown kind"):
-        Exercise("x", solve=lambda: 1, kind="essay", hint={k: "h" for k in LANGUAGES},
-                 form={k: "f" for k in LANGUAGES})
+        Exercise(
+            "x",
+            solve=lambda: 1,
+            kind="essay",
+            hint=dict.fromkeys(LANGUAGES, "h"),
+            form=dict.fromkeys(LANGUAGES, "f"),
+        )

@@ -71,8 +71,10 @@ def test_transactions_are_seeded_and_rare():
     assert abs(y3.mean() - 0.05) < 0.01
 
 
-@pytest.mark.parametrize("kwargs", [{"n_samples": 10}, {"n_samples": 1000.5}, {"prevalence": 0},
-                                    {"prevalence": 0.7}, {"prevalence": "1%"}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"n_samples": 10}, {"n_samples": 1000.5}, {"prevalence": 0}, {"prevalence": 0.7}, {"prevalence": "1%"}],
+)
 def test_transactions_validate(kwargs):
     with pytest.raises(ValueError):
         datasets.transactions(**kwargs)

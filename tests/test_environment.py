@@ -1,8 +1,8 @@
 """environment.yml (conda, Binder) and pyproject.toml (pip) declare the same dependencies."""
 
 import re
-import tomllib
 
+import tomllib
 import yaml
 
 from tools.project import ROOT
@@ -38,7 +38,10 @@ def test_environment_installs_the_package_itself():
 
 
 def test_constraints_pin_every_dependency():
-    pins = {normalise(line.split("==")[0])[0] for line in (ROOT / "constraints.txt").read_text().splitlines()
-            if "==" in line}
+    pins = {
+        normalise(line.split("==")[0])[0]
+        for line in (ROOT / "constraints.txt").read_text().splitlines()
+        if "==" in line
+    }
     missing = set(pip_dependencies()) - pins
     assert not missing, f"constraints.txt does not pin {missing}: run `make lock`"

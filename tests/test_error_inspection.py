@@ -87,8 +87,10 @@ def test_corrupted_labels_are_spread_uniformly_over_the_other_classes():
     assert 0.47 < share_one < 0.53
 
 
-@pytest.mark.parametrize("args, message", [(([0, 0, 0], 0.5), "single class"), (([0, 1], 1.5), "fraction"),
-                                           (([0, np.nan], 0.5), "missing")])
+@pytest.mark.parametrize(
+    "args, message",
+    [(([0, 0, 0], 0.5), "single class"), (([0, 1], 1.5), "fraction"), (([0, np.nan], 0.5), "missing")],
+)
 def test_corrupt_labels_validates(args, message):
     with pytest.raises(ValueError, match=message):
         datasets.corrupt_labels(*args)
@@ -125,7 +127,9 @@ def test_error_inspection_plots(lang):
     scores = rng.normal(size=200) + 2 * is_error
     curve = hunt_curve(is_error, scores)
     ax = plots.plot_hunt_curves(curve)
-    assert term("examples_reviewed") in {t.get_text() for t in ax.figure.findobj(lambda o: hasattr(o, "get_text"))}
+    assert term("examples_reviewed") in {
+        t.get_text() for t in ax.figure.findobj(lambda o: hasattr(o, "get_text"))
+    }
     ax = plots.plot_review_budget(curve)
     assert ax.get_ylabel() == term("errors_found_share")
     fig = plots.plot_image_gallery(rng.uniform(size=(5, 64)), [1, 2, 3, 4, 5], [1, 2, 3, 4, 6], ncols=3)

@@ -165,7 +165,10 @@ def test_cost_threshold_rejects_non_numbers(bad):
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.tuples(st.sampled_from([0, 1]), st.floats(0, 1, allow_nan=False)), min_size=2, max_size=50),
-    st.floats(0.1, 50), st.floats(0.1, 50), st.floats(-5, 0), st.floats(-5, 0),
+    st.floats(0.1, 50),
+    st.floats(0.1, 50),
+    st.floats(-5, 0),
+    st.floats(-5, 0),
 )
 def test_expected_cost_by_threshold_matches_a_direct_computation(rows, c_fp, c_fn, c_tp, c_tn):
     y = np.array([r[0] for r in rows])

@@ -81,12 +81,16 @@ def test_code_is_identical_across_languages(kind_name):
     paths = by_name()[kind_name]
     ref = reference_language()
     ref_cells = code_cells(jupytext.read(paths[ref]))
-    for lang, path in paths.items():
+    for _lang, path in paths.items():
         cells = code_cells(jupytext.read(path))
-        assert len(cells) == len(ref_cells), f"{rel(path)} has {len(cells)} code cells, {ref} has {len(ref_cells)}"
+        assert len(cells) == len(ref_cells), (
+            f"{rel(path)} has {len(cells)} code cells, {ref} has {len(ref_cells)}"
+        )
         for i, (a, b) in enumerate(zip(cells[1:], ref_cells[1:]), start=1):
             assert a.source == b.source, f"{rel(path)}: code cell {i} differs from the {ref} version"
-            assert a.metadata.get("tags", []) == b.metadata.get("tags", []), f"{rel(path)}: tags of cell {i} differ"
+            assert a.metadata.get("tags", []) == b.metadata.get("tags", []), (
+                f"{rel(path)}: tags of cell {i} differ"
+            )
 
 
 def glue_outputs(cell) -> dict[str, dict]:
@@ -120,7 +124,9 @@ def comparable(cell) -> list:
 def verdicts(cell) -> list[str]:
     """Check feedback is localised: compare only its verdict (the leading symbol of each line)."""
     streams = merge_streams([o.copy() for o in cell.outputs])
-    return [line.split()[0] for o in streams if o.output_type == "stream" for line in o.text.splitlines() if line]
+    return [
+        line.split()[0] for o in streams if o.output_type == "stream" for line in o.text.splitlines() if line
+    ]
 
 
 @pytest.mark.parametrize("kind_name", sorted(by_name()), ids=lambda k: f"{k[0]}/{k[1]}")
@@ -128,7 +134,7 @@ def test_stored_outputs_agree_across_languages(kind_name):
     paths = by_name()[kind_name]
     ref = reference_language()
     ref_cells = code_cells(nbformat.read(paths[ref].with_suffix(".ipynb"), as_version=4))
-    for lang, path in paths.items():
+    for _lang, path in paths.items():
         cells = code_cells(nbformat.read(path.with_suffix(".ipynb"), as_version=4))
         for i, (a, b) in enumerate(zip(cells[1:], ref_cells[1:]), start=1):
             where = f"{rel(path)} code cell {i}"
@@ -179,16 +185,45 @@ def test_no_hand_typed_metric_values_in_prose(path):
     directive options are skipped; the story's given inputs (scores such as 0.95) are allowed
     when they are the data itself."""
     nb = jupytext.read(path)
-    allowed = {f"{s:.2f}" for s in (0.95, 0.90, 0.85, 0.80, 0.75, 0.70, 0.65, 0.60, 0.55, 0.45, 0.40,
-                                    0.35, 0.30, 0.25, 0.20, 0.15, 0.10, 0.08, 0.05, 0.02, 0.99, 0.01, 0.50)}
+    allowed = {
+        f"{s:.2f}"
+        for s in (
+            0.95,
+            0.90,
+            0.85,
+            0.80,
+            0.75,
+            0.70,
+            0.65,
+            0.60,
+            0.55,
+            0.45,
+            0.40,
+            0.35,
+            0.30,
+            0.25,
+            0.20,
+            0.15,
+            0.10,
+            0.08,
+            0.05,
+            0.02,
+            0.99,
+            0.01,
+            0.50,
+        )
+    }
     allowed |= {a.replace(".", ",") for a in allowed}
     for cell in nb.cells:
         if cell.cell_type != "markdown":
             continue
         text = re.sub(r"\$\$.*?\$\$|\$[^$\n]+\$|`[^`\n]*`", " ", cell.source, flags=re.S)
         group = "," if path.parent.name == "en" else "."  # 1,000 / 1.000 is a thousand, not a decimal
-        hits = [h for h in DECIMAL_IN_PROSE.findall(text)
-                if h not in allowed and not (h[1] == group and len(h) == 5)]
+        hits = [
+            h
+            for h in DECIMAL_IN_PROSE.findall(text)
+            if h not in allowed and not (h[1] == group and len(h) == 5)
+        ]
         assert not hits, f"{rel(path)}: typed decimals {hits} in prose; glue computed values"
 
 
@@ -219,7 +254,11 @@ def directives(nb) -> list[str]:
     names = []
     for cell in nb.cells:
         if cell.cell_type == "markdown":
-            names += re.findall(r"^(?:`{3,}|:{3,})\{(exercise|solution|figure|warning|note|admonition|important|tip)\}", cell.source, re.M)
+            names += re.findall(
+                r"^(?:`{3,}|:{3,})\{(exercise|solution|figure|warning|note|admonition|important|tip)\}",
+                cell.source,
+                re.M,
+            )
     return names
 
 
@@ -227,7 +266,7 @@ def directives(nb) -> list[str]:
 def test_same_sections_exercises_and_figures_in_every_language(kind_name):
     paths = by_name()[kind_name]
     ref = jupytext.read(paths[reference_language()])
-    for lang, path in paths.items():
+    for _lang, path in paths.items():
         nb = jupytext.read(path)
         assert headings(nb) == headings(ref), f"{rel(path)}: section structure differs from the reference"
         assert directives(nb) == directives(ref), f"{rel(path)}: exercises/figures/admonitions differ"

@@ -102,15 +102,31 @@ def stage(lang: str, student: bool, out: Path) -> Path:
                 (target / path.name).write_text(student_markdown(text) if student else text, encoding="utf-8")
     glossary = dest / "chapters" / lang / "glossary.md"
     glossary.write_text(glossary_markdown(lang), encoding="utf-8")
-    (dest / "_config.yml").write_text(yaml.safe_dump(derived_config(lang), allow_unicode=True, sort_keys=False), encoding="utf-8")
-    (dest / "_toc.yml").write_text(yaml.safe_dump(derived_toc(lang), allow_unicode=True, sort_keys=False), encoding="utf-8")
+    (dest / "_config.yml").write_text(
+        yaml.safe_dump(derived_config(lang), allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
+    (dest / "_toc.yml").write_text(
+        yaml.safe_dump(derived_toc(lang), allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
     return dest
 
 
 def build_one(source: Path, output: Path, log: Path) -> tuple[int, float]:
     start = time.perf_counter()
-    cmd = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()", "build", str(source), "--path-output", str(output),
-           "-W", "-n", "--keep-going", "--builder", "html"]
+    cmd = [
+        sys.executable,
+        "-c",
+        "from jupyter_book.cli.main import main; main()",
+        "build",
+        str(source),
+        "--path-output",
+        str(output),
+        "-W",
+        "-n",
+        "--keep-going",
+        "--builder",
+        "html",
+    ]
     with log.open("w", encoding="utf-8") as fh:
         code = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT).returncode
     return code, time.perf_counter() - start
@@ -133,8 +149,12 @@ def landing_page(student: bool) -> str:
     template = (ROOT / "tools" / "templates" / "landing.html").read_text(encoding="utf-8")
     title = config()["title"] + (" — student edition" if student else "")
     prompt = " · ".join(html.escape(term("choose_language", lang)) for lang in languages())
-    return (template.replace("{{title}}", html.escape(title)).replace("{{alternates}}", alternates)
-            .replace("{{prompt}}", prompt).replace("{{languages}}", "\n".join(items)))
+    return (
+        template.replace("{{title}}", html.escape(title))
+        .replace("{{alternates}}", alternates)
+        .replace("{{prompt}}", prompt)
+        .replace("{{languages}}", "\n".join(items))
+    )
 
 
 def build(student: bool = False, langs: list[str] | None = None, jobs: int = 2, root: Path = BUILD) -> int:
@@ -173,7 +193,9 @@ def build(student: bool = False, langs: list[str] | None = None, jobs: int = 2, 
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--student", action="store_true", help="build the student edition (no solutions)")
     parser.add_argument("--lang", action="append", help="only these languages (repeatable)")
     parser.add_argument("-j", "--jobs", type=int, default=2)

@@ -18,12 +18,12 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.pyplot as plt
 
-from beyond_accuracy import set_language  # noqa: E402
-from beyond_accuracy.plots import course_style  # noqa: E402
+from beyond_accuracy import set_language
+from beyond_accuracy.plots import course_style
 
-from .project import ROOT, languages  # noqa: E402
+from .project import ROOT, languages
 
 SCRIPTS = ROOT / "figures_src"
 SVG_METADATA = {"Date": None, "Creator": "Beyond Accuracy figures_src"}
@@ -66,7 +66,9 @@ def render_all(out: Path | None = None) -> list[Path]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     for p in render_all(args.out):

@@ -12,8 +12,12 @@ HEADER = (
 
 
 def main() -> int:
-    frozen = subprocess.run([sys.executable, "-m", "pip", "freeze", "--exclude-editable"],
-                            capture_output=True, text=True, check=True).stdout
+    frozen = subprocess.run(
+        [sys.executable, "-m", "pip", "freeze", "--exclude-editable"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     lines = [line for line in frozen.splitlines() if line and not line.startswith("beyond-accuracy")]
     (ROOT / "constraints.txt").write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"constraints.txt: {len(lines)} pins")

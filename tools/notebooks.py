@@ -54,8 +54,12 @@ def merge_streams(outputs: list) -> list:
     """Join consecutive pieces of the same stream: how a print is split depends on timing."""
     merged = []
     for out in outputs:
-        if (out.output_type == "stream" and merged and merged[-1].output_type == "stream"
-                and merged[-1].name == out.name):
+        if (
+            out.output_type == "stream"
+            and merged
+            and merged[-1].output_type == "stream"
+            and merged[-1].name == out.name
+        ):
             merged[-1].text += out.text
         else:
             merged.append(out)
@@ -87,7 +91,9 @@ def execute(path: Path, write: bool = True) -> tuple[Path, float]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args(argv)

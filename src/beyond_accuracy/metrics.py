@@ -110,7 +110,9 @@ def threshold_table(y_true, y_score, thresholds, pos_label=1, betas=(1.0,)) -> p
 
 
 def _costs(c_fp, c_fn, c_tp, c_tn) -> tuple[float, float, float, float]:
-    return tuple(v.number(c, name) for c, name in ((c_fp, "c_fp"), (c_fn, "c_fn"), (c_tp, "c_tp"), (c_tn, "c_tn")))
+    return tuple(
+        v.number(c, name) for c, name in ((c_fp, "c_fp"), (c_fn, "c_fn"), (c_tp, "c_tp"), (c_tn, "c_tn"))
+    )
 
 
 def cost_threshold(c_fp, c_fn, c_tp=0.0, c_tn=0.0) -> float:
@@ -145,8 +147,9 @@ def expected_cost(y_true, y_pred, c_fp, c_fn, c_tp=0.0, c_tn=0.0, pos_label=1) -
     return (c_tp * tp + c_fp * fp + c_fn * fn + c_tn * tn) / (tp + fp + fn + tn)
 
 
-def expected_cost_by_threshold(y_true, y_prob, thresholds, c_fp, c_fn, c_tp=0.0, c_tn=0.0,
-                               pos_label=1) -> pd.DataFrame:
+def expected_cost_by_threshold(
+    y_true, y_prob, thresholds, c_fp, c_fn, c_tp=0.0, c_tn=0.0, pos_label=1
+) -> pd.DataFrame:
     """Expected cost per example when flagging ``y_prob >= t``, for every threshold ``t``.
 
     Returns a DataFrame with columns ``threshold``, ``tp``, ``fp``, ``fn``, ``tn`` and ``cost``.
@@ -196,7 +199,9 @@ def per_example_log_loss(y_true, proba, labels=None) -> np.ndarray:
         if len(set(labels.tolist())) != len(labels):
             raise ValueError("labels must be distinct")
     if proba.shape[1] != len(labels):
-        raise ValueError(f"proba has {proba.shape[1]} columns but there are {len(labels)} labels {list(labels)}")
+        raise ValueError(
+            f"proba has {proba.shape[1]} columns but there are {len(labels)} labels {list(labels)}"
+        )
     if not np.allclose(proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)):
         raise ValueError("each row of proba must sum to 1")
     order = np.argsort(labels, kind="stable")
@@ -280,7 +285,7 @@ def _binary_probabilities(y_true, y_prob):
     p = v.scores(y_prob, "y_prob", probabilities=True)
     v.same_length(y_true=y, y_prob=p)
     labels = v.distinct(y)
-    if not set(labels) <= {0, 1, True, False}:
+    if not set(labels) <= {0, 1}:
         raise ValueError(f"y_true must hold 0/1 labels (1 = the positive class), found {labels[:5]}")
     return y.astype(float), p
 

@@ -85,8 +85,12 @@ class OrdinalLogisticRegression(ClassifierMixin, BaseEstimator):
         return nll, np.concatenate([g_params, g_beta])
 
     def fit(self, X, y):
-        if not isinstance(self.alpha, (int, float, np.integer, np.floating)) or isinstance(self.alpha, bool) \
-                or not np.isfinite(self.alpha) or self.alpha < 0:
+        if (
+            not isinstance(self.alpha, (int, float, np.integer, np.floating))
+            or isinstance(self.alpha, bool)
+            or not np.isfinite(self.alpha)
+            or self.alpha < 0
+        ):
             raise ValueError(f"alpha must be a non-negative number, got {self.alpha!r}")
         self._check_decision(self.decision)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -103,10 +107,17 @@ class OrdinalLogisticRegression(ClassifierMixin, BaseEstimator):
         cum = np.clip(cum, 1e-6, 1 - 1e-6)
         start_cuts = np.log(cum / (1 - cum))
         start_cuts = np.maximum.accumulate(start_cuts + np.arange(n_cuts) * 1e-6)
-        init = np.concatenate([[start_cuts[0]], np.log(np.maximum(np.diff(start_cuts), 1e-6)),
-                               np.zeros(X.shape[1])])
-        result = minimize(self._objective, init, args=(X, codes, n_cuts), jac=True, method="L-BFGS-B",
-                          options={"maxiter": self.max_iter, "gtol": 1e-8, "ftol": 1e-14})
+        init = np.concatenate(
+            [[start_cuts[0]], np.log(np.maximum(np.diff(start_cuts), 1e-6)), np.zeros(X.shape[1])]
+        )
+        result = minimize(
+            self._objective,
+            init,
+            args=(X, codes, n_cuts),
+            jac=True,
+            method="L-BFGS-B",
+            options={"maxiter": self.max_iter, "gtol": 1e-8, "ftol": 1e-14},
+        )
         self.cut_points_ = self._cuts(result.x, n_cuts)
         self.coef_ = result.x[n_cuts:]
         self.n_iter_ = int(result.nit)

@@ -82,8 +82,9 @@ def plot_confusion_matrix(y_true, y_pred, pos_label=1, pos_name=None, neg_name=N
     """A binary confusion matrix in the book's layout: actual in rows, predicted in columns,
     positive class first. Each cell shows its count and its name (TP, FN, FP, TN)."""
     tp, fp, fn, tn = confusion_counts(y_true, y_pred, pos_label=pos_label)
-    return _draw_matrix(np.array([[tp, fn], [fp, tn]]), [["TP", "FN"], ["FP", "TN"]],
-                        _class_names(pos_name, neg_name), ax=ax)
+    return _draw_matrix(
+        np.array([[tp, fn], [fp, tn]]), [["TP", "FN"], ["FP", "TN"]], _class_names(pos_name, neg_name), ax=ax
+    )
 
 
 def _draw_matrix(counts, names, class_names, ax=None, title=None):
@@ -97,8 +98,15 @@ def _draw_matrix(counts, names, class_names, ax=None, title=None):
             for j in range(2):
                 label = names[i][j]
                 count = "" if counts is None else f"\n{fmt(int(counts[i][j]), 0)}"
-                ax.text(j, i, f"{label}{count}", ha="center", va="center", fontsize=12,
-                        fontweight="bold" if label in ("TP", "TN") else "normal")
+                ax.text(
+                    j,
+                    i,
+                    f"{label}{count}",
+                    ha="center",
+                    va="center",
+                    fontsize=12,
+                    fontweight="bold" if label in ("TP", "TN") else "normal",
+                )
         ax.set_xticks([0, 1], class_names)
         ax.set_yticks([0, 1], class_names)
         ax.set_xlabel(term("predicted_class"))
@@ -119,8 +127,9 @@ def plot_confusion_layouts(ax_book=None, ax_sklearn=None):
             _, (ax_book, ax_sklearn) = plt.subplots(1, 2, figsize=(8.4, 3.9), layout="constrained")
         pos, neg = f"{term('sick')} (1)", f"{term('healthy')} (0)"
         _draw_matrix(None, [["TP", "FN"], ["FP", "TN"]], (pos, neg), ax=ax_book, title=term("book_layout"))
-        _draw_matrix(None, [["TN", "FP"], ["FN", "TP"]], (neg, pos), ax=ax_sklearn,
-                     title=term("sklearn_layout"))
+        _draw_matrix(
+            None, [["TN", "FP"], ["FN", "TP"]], (neg, pos), ax=ax_sklearn, title=term("sklearn_layout")
+        )
         # the diagonal of correct decisions runs the other way: recolour to keep light = correct
         ax_sklearn.images[0].set_data(np.array([[1, 0], [0, 1]]))
     return ax_book.figure
@@ -151,9 +160,16 @@ def plot_roc(y_true, scores, pos_label=1, ax=None):
         for style, (name, s) in zip(SERIES * 3, scores.items()):
             fpr, tpr, _ = roc_curve(y, s, pos_label=pos_label)
             auc = roc_auc_score(y == pos_label, s)
-            ax.plot(fpr, tpr, drawstyle="default", label=f"{name} (AUC {fmt(auc)})",
-                    color=style["color"], linestyle=style["linestyle"], marker=style["marker"],
-                    markersize=3.5)
+            ax.plot(
+                fpr,
+                tpr,
+                drawstyle="default",
+                label=f"{name} (AUC {fmt(auc)})",
+                color=style["color"],
+                linestyle=style["linestyle"],
+                marker=style["marker"],
+                markersize=3.5,
+            )
         ax.set_xlabel(term("fpr_axis"))
         ax.set_ylabel(term("tpr_axis"))
         ax.set_xlim(-0.02, 1.02)
@@ -171,14 +187,25 @@ def plot_pr(y_true, scores, pos_label=1, ax=None):
     with course_style():
         if ax is None:
             _, ax = plt.subplots(figsize=(4.2, 4.0))
-        ax.plot([0, 1], [prevalence, prevalence], label=f"{term('prevalence_line')} ({fmt(prevalence)})",
-                **BASELINE)
+        ax.plot(
+            [0, 1],
+            [prevalence, prevalence],
+            label=f"{term('prevalence_line')} ({fmt(prevalence)})",
+            **BASELINE,
+        )
         for style, (name, s) in zip(SERIES * 3, scores.items()):
             precision, recall, _ = precision_recall_curve(y, s, pos_label=pos_label)
             ap = average_precision_score(y == pos_label, s)
-            ax.plot(recall, precision, drawstyle="steps-post", label=f"{name} (AP {fmt(ap)})",
-                    color=style["color"], linestyle=style["linestyle"], marker=style["marker"],
-                    markersize=3.5)
+            ax.plot(
+                recall,
+                precision,
+                drawstyle="steps-post",
+                label=f"{name} (AP {fmt(ap)})",
+                color=style["color"],
+                linestyle=style["linestyle"],
+                marker=style["marker"],
+                markersize=3.5,
+            )
         ax.set_xlabel(term("recall_axis"))
         ax.set_ylabel(term("precision_axis"))
         ax.set_xlim(-0.02, 1.02)
@@ -207,8 +234,15 @@ def plot_threshold_sweep(table, columns=("precision", "recall"), ax=None):
             _, ax = plt.subplots(figsize=(5.0, 3.4))
         for style, col in zip(SERIES * 3, columns):
             label = term(col) if col in ("precision", "recall", "specificity") else col.upper()
-            ax.plot(table["threshold"], table[col], label=label, color=style["color"],
-                    linestyle=style["linestyle"], marker=style["marker"], markersize=3.5)
+            ax.plot(
+                table["threshold"],
+                table[col],
+                label=label,
+                color=style["color"],
+                linestyle=style["linestyle"],
+                marker=style["marker"],
+                markersize=3.5,
+            )
         ax.set_xlabel(term("threshold"))
         ax.set_ylabel(term("metric_value"))
         ax.set_ylim(-0.02, 1.02)
@@ -227,10 +261,26 @@ def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, 
         if ax is None:
             _, ax = plt.subplots(figsize=(7.6, 2.6))
         is_pos = y == pos_label
-        ax.scatter(s[is_pos], np.full(is_pos.sum(), 1.0), marker="o", s=60, color=PALETTE["vermillion"],
-                   edgecolor="black", label=pos_name, zorder=3)
-        ax.scatter(s[~is_pos], np.zeros((~is_pos).sum()), marker="s", s=55, color=PALETTE["sky"],
-                   edgecolor="black", label=neg_name, zorder=3)
+        ax.scatter(
+            s[is_pos],
+            np.full(is_pos.sum(), 1.0),
+            marker="o",
+            s=60,
+            color=PALETTE["vermillion"],
+            edgecolor="black",
+            label=pos_name,
+            zorder=3,
+        )
+        ax.scatter(
+            s[~is_pos],
+            np.zeros((~is_pos).sum()),
+            marker="s",
+            s=55,
+            color=PALETTE["sky"],
+            edgecolor="black",
+            label=neg_name,
+            zorder=3,
+        )
         for style, t in zip(SERIES[1:] * 3, thresholds):
             ax.axvline(t, color="0.25", linestyle=style["linestyle"], linewidth=1.2)
             ax.text(t, 1.45, f"{term('threshold')} {fmt(t, 2)}", ha="center", fontsize=8)
@@ -247,17 +297,27 @@ def plot_expected_cost(table, ax=None, label=None):
     :func:`beyond_accuracy.metrics.expected_cost_by_threshold`), with its minimum marked."""
     missing = [c for c in ("threshold", "cost") if c not in getattr(table, "columns", [])]
     if missing:
-        raise ValueError(f"table lacks the columns {missing}; build it with metrics.expected_cost_by_threshold")
+        raise ValueError(
+            f"table lacks the columns {missing}; build it with metrics.expected_cost_by_threshold"
+        )
     with course_style():
         if ax is None:
             _, ax = plt.subplots(figsize=(5.4, 3.6))
         style = SERIES[len(ax.lines) % len(SERIES)]
-        ax.plot(table["threshold"], table["cost"], color=style["color"], linestyle=style["linestyle"],
-                label=label)
+        ax.plot(
+            table["threshold"], table["cost"], color=style["color"], linestyle=style["linestyle"], label=label
+        )
         best = table.loc[table["cost"].idxmin()]
-        ax.plot([best["threshold"]], [best["cost"]], marker="v", markersize=9, color=style["color"],
-                markeredgecolor="black", linestyle="none",
-                label=f"{term('minimum')}: {term('threshold')} {fmt(best['threshold'], 2)}")
+        ax.plot(
+            [best["threshold"]],
+            [best["cost"]],
+            marker="v",
+            markersize=9,
+            color=style["color"],
+            markeredgecolor="black",
+            linestyle="none",
+            label=f"{term('minimum')}: {term('threshold')} {fmt(best['threshold'], 2)}",
+        )
         ax.set_xlabel(term("threshold"))
         ax.set_ylabel(term("expected_cost_axis"))
         ax.set_ylim(bottom=0)
@@ -326,9 +386,16 @@ def plot_review_budget(curve, targets=(0.5, 0.8, 0.9), ax=None):
         for style, target in zip(SERIES[1:] * 3, targets):
             target = v.number(target, "target", low=0, high=1)
             k = int(curve.loc[curve["recall"] >= target - 1e-12, "k"].iloc[0])
-            ax.plot([k], [target], marker=style["marker"], color=style["color"], markersize=8,
-                    markeredgecolor="black", linestyle="none",
-                    label=f"{fmt(target, 0, percent=True)}: k = {fmt(k, 0)}")
+            ax.plot(
+                [k],
+                [target],
+                marker=style["marker"],
+                color=style["color"],
+                markersize=8,
+                markeredgecolor="black",
+                linestyle="none",
+                label=f"{fmt(target, 0, percent=True)}: k = {fmt(k, 0)}",
+            )
         ax.set_xlabel(term("examples_reviewed"))
         ax.set_ylabel(term("errors_found_share"))
         ax.set_ylim(-0.02, 1.02)
@@ -350,27 +417,48 @@ def plot_reliability_diagram(y_true, probs, n_bins=10, strategy="uniform", show_
 
     if not isinstance(probs, dict) or not probs:
         raise ValueError("probs must be a non-empty dict {model name: probabilities}")
-    tables = {name: reliability_table(y_true, p, n_bins=n_bins, strategy=strategy) for name, p in probs.items()}
+    tables = {
+        name: reliability_table(y_true, p, n_bins=n_bins, strategy=strategy) for name, p in probs.items()
+    }
     with course_style():
         if show_counts:
-            fig, (ax, ax_n) = plt.subplots(2, 1, figsize=(4.8, 5.6), height_ratios=[3, 1], sharex=True,
-                                           layout="constrained")
+            fig, (ax, ax_n) = plt.subplots(
+                2, 1, figsize=(4.8, 5.6), height_ratios=[3, 1], sharex=True, layout="constrained"
+            )
         else:
             fig, ax = plt.subplots(figsize=(4.8, 4.4), layout="constrained")
         ax.plot([0, 1], [0, 1], label=term("perfect_calibration"), **BASELINE)
         width = 0.8 / max(len(tables), 1)
         for i, (style, (name, t)) in enumerate(zip(SERIES * 3, tables.items())):
             # clipped at 0: when a share is 0 or 1, rounding can put the Wilson bound a hair inside it
-            err = np.clip(np.vstack([t["fraction_positive"] - t["ci_lower"],
-                                     t["ci_upper"] - t["fraction_positive"]]), 0, None)
-            ax.errorbar(t["mean_predicted"], t["fraction_positive"], yerr=err, label=name, color=style["color"],
-                        linestyle=style["linestyle"], marker=style["marker"], markersize=4.5, capsize=2.5)
+            err = np.clip(
+                np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]]),
+                0,
+                None,
+            )
+            ax.errorbar(
+                t["mean_predicted"],
+                t["fraction_positive"],
+                yerr=err,
+                label=name,
+                color=style["color"],
+                linestyle=style["linestyle"],
+                marker=style["marker"],
+                markersize=4.5,
+                capsize=2.5,
+            )
             if show_counts:
                 centres = (t["bin_lower"] + t["bin_upper"]) / 2
                 widths = (t["bin_upper"] - t["bin_lower"]) * width
-                ax_n.bar(centres + (i - (len(tables) - 1) / 2) * widths, t["count"], width=widths,
-                         color=style["color"], edgecolor="black", linewidth=0.4,
-                         hatch=["", "//", "..", "xx"][i % 4])
+                ax_n.bar(
+                    centres + (i - (len(tables) - 1) / 2) * widths,
+                    t["count"],
+                    width=widths,
+                    color=style["color"],
+                    edgecolor="black",
+                    linewidth=0.4,
+                    hatch=["", "//", "..", "xx"][i % 4],
+                )
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
         ax.set_ylabel(term("observed_frequency_axis"))
@@ -412,15 +500,31 @@ def plot_ordinal_confusion(y_true, y_pred, labels, ax=None, normalize=False):
         for i in range(k):
             for j in range(k):
                 text = fmt(shown[i, j], 2) if normalize else fmt(int(counts[i, j]), 0)
-                ax.text(j, i, text, ha="center", va="center", fontsize=9,
-                        color="black" if shown[i, j] > 0.55 * top else "white",
-                        fontweight="bold" if i == j else "normal")
+                ax.text(
+                    j,
+                    i,
+                    text,
+                    ha="center",
+                    va="center",
+                    fontsize=9,
+                    color="black" if shown[i, j] > 0.55 * top else "white",
+                    fontweight="bold" if i == j else "normal",
+                )
         for distance, style in ((1, "--"), (2, ":")):
             for i in range(k):
                 for j in (i - distance, i + distance):
                     if 0 <= j < k:
-                        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, linestyle=style,
-                                                   linewidth=1.0, edgecolor=PALETTE["orange"]))
+                        ax.add_patch(
+                            plt.Rectangle(
+                                (j - 0.5, i - 0.5),
+                                1,
+                                1,
+                                fill=False,
+                                linestyle=style,
+                                linewidth=1.0,
+                                edgecolor=PALETTE["orange"],
+                            )
+                        )
         ax.set_xticks(range(k), [str(x) for x in labels])
         ax.set_yticks(range(k), [str(x) for x in labels])
         ax.set_xlabel(term("predicted_class"))
@@ -433,8 +537,10 @@ def plot_cut_points(model, X=None, labels=None, ax=None):
     """The cut-points of a fitted :class:`beyond_accuracy.ordinal.OrdinalLogisticRegression` on
     its latent scale, with the class each interval stands for and, if ``X`` is given, the
     distribution of the examples' latent scores."""
-    cuts = np.asarray(getattr(model, "cut_points_", None) if not isinstance(model, (list, tuple, np.ndarray))
-                      else model, dtype=float)
+    cuts = np.asarray(
+        getattr(model, "cut_points_", None) if not isinstance(model, (list, tuple, np.ndarray)) else model,
+        dtype=float,
+    )
     if cuts is None or cuts.ndim != 1 or len(cuts) < 1:
         raise ValueError("model must be a fitted OrdinalLogisticRegression or a sequence of cut-points")
     labels = list(labels) if labels is not None else list(getattr(model, "classes_", range(1, len(cuts) + 2)))
@@ -448,16 +554,29 @@ def plot_cut_points(model, X=None, labels=None, ax=None):
         if X is not None:
             scores = model.latent_score(X)
             low, high = min(low, np.percentile(scores, 1)), max(high, np.percentile(scores, 99))
-            ax.hist(scores, bins=40, range=(low, high), color=PALETTE["sky"], edgecolor="white",
-                    label=term("latent_score"))
+            ax.hist(
+                scores,
+                bins=40,
+                range=(low, high),
+                color=PALETTE["sky"],
+                edgecolor="white",
+                label=term("latent_score"),
+            )
         ax.set_xlim(low, high)
         bounds = [low, *cuts, high]
         for i, c in enumerate(cuts):
             ax.axvline(c, color="black", linestyle="--", linewidth=1.2)
             ax.text(c, 1.02, f"θ{i + 1}", transform=ax.get_xaxis_transform(), ha="center", fontsize=9)
         for i, label in enumerate(labels):
-            ax.text((bounds[i] + bounds[i + 1]) / 2, 0.9, str(label), transform=ax.get_xaxis_transform(),
-                    ha="center", fontsize=10, fontweight="bold")
+            ax.text(
+                (bounds[i] + bounds[i + 1]) / 2,
+                0.9,
+                str(label),
+                transform=ax.get_xaxis_transform(),
+                ha="center",
+                fontsize=10,
+                fontweight="bold",
+            )
         ax.set_xlabel(term("latent_score"))
         ax.set_yticks([])
         ax.grid(axis="y", visible=False)

@@ -38,7 +38,9 @@ class CalibrationExplorer:
         self.calibrators = list(dict.fromkeys(k[1] for k in self.probs))
         missing = [m for m in self.models if (m, "none") not in self.probs]
         if missing:
-            raise ValueError(f"every model needs an uncalibrated entry (model, 'none'); missing for {missing}")
+            raise ValueError(
+                f"every model needs an uncalibrated entry (model, 'none'); missing for {missing}"
+            )
         v.both_classes(self.y, 1)
         self.n_bins = n_bins
         self.threshold = v.number(threshold, "threshold", low=0, high=1)
@@ -94,8 +96,9 @@ class CalibrationExplorer:
         import ipywidgets as widgets
 
         model = widgets.Dropdown(options=self.models, value=self.models[0], description=term("model"))
-        calibrator = widgets.Dropdown(options=self.calibrators, value=self.calibrators[0],
-                                      description=term("calibrator"))
+        calibrator = widgets.Dropdown(
+            options=self.calibrators, value=self.calibrators[0], description=term("calibrator")
+        )
         self._output = widgets.Output()
 
         def on_change(_change=None):

@@ -13,7 +13,6 @@ from __future__ import annotations
 from pathlib import Path
 
 
-
 def _target(pagename: str, current: str, other: str) -> str:
     parts = pagename.split("/")
     return "/".join(other if p == current else p for p in parts)

@@ -33,12 +33,8 @@ SWEEP = np.round(np.linspace(0.10, 0.90, 17), 2)  # 0.10, 0.15, ..., 0.90
 def _validation_probabilities() -> tuple[np.ndarray, np.ndarray]:
     """The validation labels and the logistic regression's probabilities of malignancy (step 2-3)."""
     X, y = load_biopsies()
-    X_train, X_rest, y_train, y_rest = train_test_split(
-        X, y, test_size=0.4, stratify=y, random_state=SEED
-    )
-    X_val, _, y_val, _ = train_test_split(
-        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=SEED
-    )
+    X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=SEED)
+    X_val, _, y_val, _ = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=SEED)
     model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train)
     y_val = y_val.to_numpy()
     proba = model.predict_proba(X_val)[:, 1]
@@ -51,9 +47,7 @@ def _validation_probabilities() -> tuple[np.ndarray, np.ndarray]:
 def _digits_test_predictions() -> tuple[np.ndarray, np.ndarray]:
     """The digits test labels and the logistic regression's predictions (step 10)."""
     X, y = load_digits(return_X_y=True)
-    X_train, X_test, y_train, y_test = train_test_split(
-        X, y, test_size=0.3, stratify=y, random_state=SEED
-    )
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=SEED)
     model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_train, y_train)
     y_pred = model.predict(X_test)
     y_test.setflags(write=False)
@@ -107,8 +101,16 @@ def _wrong_best_f2() -> tuple:
 
 # What a reader may call each row of classification_report, in the five languages of the course.
 _ROW_NAMES = {
-    "accuracy": ("accuracy", "accuratezza", "exactitud", "acurácia", "acuracia", "exatidão", "exatidao",
-                 "tarkkuus"),
+    "accuracy": (
+        "accuracy",
+        "accuratezza",
+        "exactitud",
+        "acurácia",
+        "acuracia",
+        "exatidão",
+        "exatidao",
+        "tarkkuus",
+    ),
     "macro avg": ("macro avg", "macro average", "macro"),
     "weighted avg": ("weighted avg", "weighted average", "weighted"),
 }
@@ -124,8 +126,9 @@ def _solve_micro_f1() -> tuple[str, ...]:
         "macro avg": report["macro avg"]["f1-score"],
         "weighted avg": report["weighted avg"]["f1-score"],
     }
-    return tuple(name for row, value in rows.items() if abs(value - micro_f1) < 1e-12
-                 for name in _ROW_NAMES[row])
+    return tuple(
+        name for row, value in rows.items() if abs(value - micro_f1) < 1e-12 for name in _ROW_NAMES[row]
+    )
 
 
 counts = Exercise(
@@ -134,25 +137,25 @@ counts = Exercise(
     kind="numbers",
     hint={
         "en": "Flag a biopsy as malignant when the logistic regression's probability of malignancy "
-              "is at least the threshold (>=, not >), and count on the validation set only. With its "
-              "default label order, scikit-learn's confusion_matrix starts with TN: give the counts "
-              "in the order TP, FP, FN, TN.",
+        "is at least the threshold (>=, not >), and count on the validation set only. With its "
+        "default label order, scikit-learn's confusion_matrix starts with TN: give the counts "
+        "in the order TP, FP, FN, TN.",
         "it": "Segnala una biopsia come maligna quando la probabilità di malignità stimata dalla "
-              "regressione logistica è almeno pari alla soglia (>=, non >) e fai il conteggio solo "
-              "sull'insieme di validazione. Con l'ordine predefinito delle etichette, confusion_matrix di "
-              "scikit-learn comincia da TN: scrivi i conteggi nell'ordine TP, FP, FN, TN.",
+        "regressione logistica è almeno pari alla soglia (>=, non >) e fai il conteggio solo "
+        "sull'insieme di validazione. Con l'ordine predefinito delle etichette, confusion_matrix di "
+        "scikit-learn comincia da TN: scrivi i conteggi nell'ordine TP, FP, FN, TN.",
         "es": "Marca una biopsia como maligna cuando la probabilidad de malignidad que da la "
-              "regresión logística es mayor o igual que el umbral (>=, no >), y haz el recuento "
-              "solo en el conjunto de validación. Con el orden de etiquetas por defecto, confusion_matrix de scikit-learn "
-              "empieza por TN: da los recuentos en el orden TP, FP, FN, TN.",
+        "regresión logística es mayor o igual que el umbral (>=, no >), y haz el recuento "
+        "solo en el conjunto de validación. Con el orden de etiquetas por defecto, confusion_matrix de scikit-learn "
+        "empieza por TN: da los recuentos en el orden TP, FP, FN, TN.",
         "pt": "Sinalize uma biópsia como maligna quando a probabilidade de malignidade dada pela "
-              "regressão logística for maior ou igual ao limiar (>=, não >) e conte apenas no conjunto de "
-              "validação. Com a ordem padrão dos rótulos, a confusion_matrix do scikit-learn começa "
-              "por TN: informe as contagens na ordem TP, FP, FN, TN.",
+        "regressão logística for maior ou igual ao limiar (>=, não >) e conte apenas no conjunto de "
+        "validação. Com a ordem padrão dos rótulos, a confusion_matrix do scikit-learn começa "
+        "por TN: informe as contagens na ordem TP, FP, FN, TN.",
         "fi": "Merkitse koepala pahanlaatuiseksi, kun logistisen regression antama pahanlaatuisuuden "
-              "todennäköisyys on vähintään kynnysarvo (>=, ei >), ja laske vain validointiaineistosta. "
-              "Nimiöiden oletusjärjestyksellä scikit-learnin confusion_matrix alkaa TN:stä: anna lukumäärät "
-              "järjestyksessä TP, FP, FN, TN.",
+        "todennäköisyys on vähintään kynnysarvo (>=, ei >), ja laske vain validointiaineistosta. "
+        "Nimiöiden oletusjärjestyksellä scikit-learnin confusion_matrix alkaa TN:stä: anna lukumäärät "
+        "järjestyksessä TP, FP, FN, TN.",
     },
     form={
         "en": "a tuple of four whole numbers, (tp, fp, fn, tn).",
@@ -171,23 +174,23 @@ precision_recall = Exercise(
     kind="numbers",
     hint={
         "en": "Precision reads the predicted-positive column: TP divided by all flagged biopsies "
-              "(TP + FP). Recall reads the actual-positive row: TP divided by all malignant biopsies "
-              "(TP + FN). Check the order of the pair as well.",
+        "(TP + FP). Recall reads the actual-positive row: TP divided by all malignant biopsies "
+        "(TP + FN). Check the order of the pair as well.",
         "it": "La precision si legge nella colonna dei positivi previsti: TP diviso il numero di "
-              "biopsie segnalate (TP + FP). La recall si legge nella riga dei positivi reali: TP "
-              "diviso il numero di biopsie maligne (TP + FN). Controlla anche l'ordine della coppia.",
+        "biopsie segnalate (TP + FP). La recall si legge nella riga dei positivi reali: TP "
+        "diviso il numero di biopsie maligne (TP + FN). Controlla anche l'ordine della coppia.",
         "es": "La precisión se lee en la columna de los positivos predichos: TP entre todas las "
-              "biopsias marcadas (TP + FP). La exhaustividad (recall) se lee en la fila de los "
-              "positivos reales: TP entre todas las biopsias malignas (TP + FN). Revisa también el "
-              "orden del par.",
+        "biopsias marcadas (TP + FP). La exhaustividad (recall) se lee en la fila de los "
+        "positivos reales: TP entre todas las biopsias malignas (TP + FN). Revisa también el "
+        "orden del par.",
         "pt": "A precisão se lê na coluna dos positivos previstos: TP dividido pelo total de "
-              "biópsias sinalizadas (TP + FP). A revocação (recall) se lê na linha dos positivos "
-              "reais: TP dividido pelo total de biópsias malignas (TP + FN). Confira também a ordem "
-              "do par.",
+        "biópsias sinalizadas (TP + FP). A revocação (recall) se lê na linha dos positivos "
+        "reais: TP dividido pelo total de biópsias malignas (TP + FN). Confira também a ordem "
+        "do par.",
         "fi": "Täsmällisyys (precision) luetaan ennustettujen positiivisten sarakkeesta: TP jaettuna "
-              "kaikkien merkittyjen koepalojen määrällä (TP + FP). Herkkyys (recall) luetaan "
-              "todellisten positiivisten riviltä: TP jaettuna kaikkien pahanlaatuisten koepalojen "
-              "määrällä (TP + FN). Tarkista myös parin järjestys.",
+        "kaikkien merkittyjen koepalojen määrällä (TP + FP). Herkkyys (recall) luetaan "
+        "todellisten positiivisten riviltä: TP jaettuna kaikkien pahanlaatuisten koepalojen "
+        "määrällä (TP + FN). Tarkista myös parin järjestys.",
     },
     form={
         "en": "a pair of proportions between zero and one, (precision, recall).",
@@ -206,22 +209,22 @@ best_f2 = Exercise(
     kind="number",
     hint={
         "en": "Use the logistic regression's validation probabilities and the whole sweep, build "
-              "the table with an F2 column (betas=(1, 2)) and take the threshold of the row where F2 "
-              "is largest; if several rows tie, take the lowest threshold. F2 is not F1.",
+        "the table with an F2 column (betas=(1, 2)) and take the threshold of the row where F2 "
+        "is largest; if several rows tie, take the lowest threshold. F2 is not F1.",
         "it": "Usa le probabilità della regressione logistica sull'insieme di validazione e tutta la "
-              "scansione delle soglie, costruisci la tabella con una colonna F2 (betas=(1, 2)) e "
-              "prendi la soglia della riga in cui F2 è massimo; a parità, la soglia più bassa. F2 non "
-              "è F1.",
+        "scansione delle soglie, costruisci la tabella con una colonna F2 (betas=(1, 2)) e "
+        "prendi la soglia della riga in cui F2 è massimo; a parità, la soglia più bassa. F2 non "
+        "è F1.",
         "es": "Usa las probabilidades de la regresión logística en validación y todo el barrido de "
-              "umbrales, construye la tabla con una columna F2 (betas=(1, 2)) y toma el umbral de la "
-              "fila donde F2 es máximo; si hay empate, el umbral más bajo. F2 no es F1.",
+        "umbrales, construye la tabla con una columna F2 (betas=(1, 2)) y toma el umbral de la "
+        "fila donde F2 es máximo; si hay empate, el umbral más bajo. F2 no es F1.",
         "pt": "Use as probabilidades da regressão logística na validação e toda a varredura de "
-              "limiares, monte a tabela com uma coluna F2 (betas=(1, 2)) e pegue o limiar da linha "
-              "em que F2 é máximo; em caso de empate, o limiar mais baixo. F2 não é F1.",
+        "limiares, monte a tabela com uma coluna F2 (betas=(1, 2)) e pegue o limiar da linha "
+        "em que F2 é máximo; em caso de empate, o limiar mais baixo. F2 não é F1.",
         "fi": "Käytä logistisen regression todennäköisyyksiä validointiaineistossa ja koko "
-              "kynnysarvojen läpikäyntiä, rakenna taulukko, jossa on F2-sarake (betas=(1, 2)), ja "
-              "valitse sen rivin kynnysarvo, jolla F2 on suurin; tasatilanteessa pienin kynnysarvo. "
-              "F2 ei ole F1.",
+        "kynnysarvojen läpikäyntiä, rakenna taulukko, jossa on F2-sarake (betas=(1, 2)), ja "
+        "valitse sen rivin kynnysarvo, jolla F2 on suurin; tasatilanteessa pienin kynnysarvo. "
+        "F2 ei ole F1.",
     },
     form={
         "en": "one number: a threshold from the sweep, written as a Python decimal (for example 0.35).",
@@ -239,21 +242,21 @@ micro_f1 = Exercise(
     solve=_solve_micro_f1,
     kind="choice",
     hint={
-        "en": "Compute f1_score(..., average=\"micro\") on the digits test set and compare it with "
-              "every number in the report's f1-score column, including the rows below the ten digits. "
-              "One of those rows has no precision and no recall.",
-        "it": "Calcola f1_score(..., average=\"micro\") sull'insieme di test delle cifre e confrontalo "
-              "con ogni numero della colonna f1-score del report, comprese le righe sotto le dieci "
-              "cifre. Una di quelle righe non ha né precision né recall.",
-        "es": "Calcula f1_score(..., average=\"micro\") en el conjunto de prueba de los dígitos y "
-              "compáralo con cada número de la columna f1-score del informe, incluidas las filas que hay "
-              "debajo de los diez dígitos. Una de esas filas no tiene valores en las columnas precision y recall.",
-        "pt": "Calcule f1_score(..., average=\"micro\") no conjunto de teste dos dígitos e compare-o "
-              "com cada número da coluna f1-score do relatório, incluindo as linhas abaixo dos dez "
-              "dígitos. Uma dessas linhas não tem valores nas colunas precision e recall.",
-        "fi": "Laske f1_score(..., average=\"micro\") numeroiden testiaineistosta ja vertaa sitä "
-              "raportin f1-score-sarakkeen jokaiseen lukuun, myös kymmenen numerorivin alapuolella "
-              "oleviin riveihin. Yhdellä näistä riveistä ei ole precision- eikä recall-arvoa.",
+        "en": 'Compute f1_score(..., average="micro") on the digits test set and compare it with '
+        "every number in the report's f1-score column, including the rows below the ten digits. "
+        "One of those rows has no precision and no recall.",
+        "it": 'Calcola f1_score(..., average="micro") sull\'insieme di test delle cifre e confrontalo '
+        "con ogni numero della colonna f1-score del report, comprese le righe sotto le dieci "
+        "cifre. Una di quelle righe non ha né precision né recall.",
+        "es": 'Calcula f1_score(..., average="micro") en el conjunto de prueba de los dígitos y '
+        "compáralo con cada número de la columna f1-score del informe, incluidas las filas que hay "
+        "debajo de los diez dígitos. Una de esas filas no tiene valores en las columnas precision y recall.",
+        "pt": 'Calcule f1_score(..., average="micro") no conjunto de teste dos dígitos e compare-o '
+        "com cada número da coluna f1-score do relatório, incluindo as linhas abaixo dos dez "
+        "dígitos. Uma dessas linhas não tem valores nas colunas precision e recall.",
+        "fi": 'Laske f1_score(..., average="micro") numeroiden testiaineistosta ja vertaa sitä '
+        "raportin f1-score-sarakkeen jokaiseen lukuun, myös kymmenen numerorivin alapuolella "
+        "oleviin riveihin. Yhdellä näistä riveistä ei ole precision- eikä recall-arvoa.",
     },
     form={
         "en": "the name of a row of the report, as a string in quotes.",

@@ -52,9 +52,7 @@ LEVERS = ("baseline", "tuned_threshold", "class_weights", "smote_pipeline")
 
 
 def _solve_tau_star() -> float:
-    return cost_threshold(
-        c_fp=EX_INVESTIGATION + EX_GOODWILL, c_fn=EX_MISSED_FRAUD, c_tp=EX_INVESTIGATION
-    )
+    return cost_threshold(c_fp=EX_INVESTIGATION + EX_GOODWILL, c_fn=EX_MISSED_FRAUD, c_tp=EX_INVESTIGATION)
 
 
 def _wrong_tau_star() -> tuple:
@@ -127,12 +125,8 @@ def _lever_costs() -> dict[str, float]:
     """Steps 1, 6, 7, 8 and 9: each lever fitted on the training set, its expected cost per
     transaction on the validation set."""
     X, y = transactions()
-    X_train, X_rest, y_train, y_rest = train_test_split(
-        X, y, test_size=0.4, stratify=y, random_state=SEED
-    )
-    X_val, _, y_val, _ = train_test_split(
-        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=SEED
-    )
+    X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=SEED)
+    X_val, _, y_val, _ = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=SEED)
     cost_scorer = make_scorer(expected_cost, greater_is_better=False, **COSTS)
     levers = {
         "baseline": make_pipeline(StandardScaler(), LogisticRegression()),
@@ -143,9 +137,7 @@ def _lever_costs() -> dict[str, float]:
             cv=5,
         ),
         "class_weights": make_pipeline(StandardScaler(), LogisticRegression(class_weight="balanced")),
-        "smote_pipeline": make_imb_pipeline(
-            StandardScaler(), SMOTE(random_state=SEED), LogisticRegression()
-        ),
+        "smote_pipeline": make_imb_pipeline(StandardScaler(), SMOTE(random_state=SEED), LogisticRegression()),
     }
     return {
         name: expected_cost(y_val, model.fit(X_train, y_train).predict(X_val), **COSTS)
@@ -161,40 +153,125 @@ def _best_lever() -> str:
 # What a reader may call each lever, in the five languages of the course (accents optional).
 _LEVER_NAMES = {
     "baseline": (
-        "baseline", "baseline at 0.5", "default threshold", "threshold 0.5", "logistic regression",
-        "linea di base", "modello di riferimento", "soglia 0.5", "soglia 0,5", "soglia predefinita", "regressione logistica",
-        "referencia", "línea base", "linea base", "umbral 0.5", "umbral 0,5", "regresión logística con 0,5", "umbral por defecto",
-        "regresión logística", "regresion logistica",
-        "linha de base", "limiar 0.5", "limiar 0,5", "limiar padrão", "limiar padrao", "regressão logística",
+        "baseline",
+        "baseline at 0.5",
+        "default threshold",
+        "threshold 0.5",
+        "logistic regression",
+        "linea di base",
+        "modello di riferimento",
+        "soglia 0.5",
+        "soglia 0,5",
+        "soglia predefinita",
+        "regressione logistica",
+        "referencia",
+        "línea base",
+        "linea base",
+        "umbral 0.5",
+        "umbral 0,5",
+        "regresión logística con 0,5",
+        "umbral por defecto",
+        "regresión logística",
+        "regresion logistica",
+        "linha de base",
+        "limiar 0.5",
+        "limiar 0,5",
+        "limiar padrão",
+        "limiar padrao",
+        "regressão logística",
         "regressao logistica",
-        "vertailutaso", "lähtötaso", "lahtotaso", "kynnysarvo 0.5", "kynnysarvo 0,5", "oletuskynnys", "logistinen regressio",
+        "vertailutaso",
+        "lähtötaso",
+        "lahtotaso",
+        "kynnysarvo 0.5",
+        "kynnysarvo 0,5",
+        "oletuskynnys",
+        "logistinen regressio",
     ),
     "tuned_threshold": (
-        "tuned_threshold", "tuned threshold", "threshold", "cost threshold", "moving the threshold",
-        "move the threshold", "TunedThresholdClassifierCV",
-        "soglia", "soglia ottimizzata", "soglia ottimale", "soglia tarata", "spostare la soglia",
-        "umbral", "umbral ajustado", "umbral optimizado", "umbral óptimo", "umbral optimo",
+        "tuned_threshold",
+        "tuned threshold",
+        "threshold",
+        "cost threshold",
+        "moving the threshold",
+        "move the threshold",
+        "TunedThresholdClassifierCV",
+        "soglia",
+        "soglia ottimizzata",
+        "soglia ottimale",
+        "soglia tarata",
+        "spostare la soglia",
+        "umbral",
+        "umbral ajustado",
+        "umbral optimizado",
+        "umbral óptimo",
+        "umbral optimo",
         "mover el umbral",
-        "limiar", "limiar ajustado", "limiar otimizado", "limiar ótimo", "limiar otimo",
+        "limiar",
+        "limiar ajustado",
+        "limiar otimizado",
+        "limiar ótimo",
+        "limiar otimo",
         "mover o limiar",
-        "kynnysarvo", "kynnys", "viritetty kynnysarvo", "optimoitu kynnysarvo",
-        "kynnysarvon siirto", "kynnysarvon siirtäminen", "kynnysarvon siirtaminen",
+        "kynnysarvo",
+        "kynnys",
+        "viritetty kynnysarvo",
+        "optimoitu kynnysarvo",
+        "kynnysarvon siirto",
+        "kynnysarvon siirtäminen",
+        "kynnysarvon siirtaminen",
     ),
     "class_weights": (
-        "class_weights", "class weights", "class weight", "class_weight", "balanced",
-        "class_weight=\"balanced\"", "class_weight='balanced'", "weights", "reweighting",
-        "pesi delle classi", "pesi di classe", "pesi", "pesatura delle classi",
-        "pesos de clase", "pesos de las clases", "pesos",
-        "pesos das classes", "pesos de classe", "ponderação", "ponderacao", "ponderação das classes",
-        "ponderacao das classes", "reponderação", "reponderacao",
-        "luokkapainot", "luokkien painot", "painotus", "painot",
+        "class_weights",
+        "class weights",
+        "class weight",
+        "class_weight",
+        "balanced",
+        'class_weight="balanced"',
+        "class_weight='balanced'",
+        "weights",
+        "reweighting",
+        "pesi delle classi",
+        "pesi di classe",
+        "pesi",
+        "pesatura delle classi",
+        "pesos de clase",
+        "pesos de las clases",
+        "pesos",
+        "pesos das classes",
+        "pesos de classe",
+        "ponderação",
+        "ponderacao",
+        "ponderação das classes",
+        "ponderacao das classes",
+        "reponderação",
+        "reponderacao",
+        "luokkapainot",
+        "luokkien painot",
+        "painotus",
+        "painot",
     ),
     "smote_pipeline": (
-        "smote_pipeline", "smote pipeline", "smote", "resampling", "oversampling",
-        "smote nella pipeline", "ricampionamento", "sovracampionamento",
-        "smote en el pipeline", "smote en la pipeline", "remuestreo", "sobremuestreo",
-        "smote no pipeline", "reamostragem", "sobreamostragem",
-        "smote putkessa", "smote-putki", "uudelleenotanta", "ylinäytteistys", "ylinaytteistys",
+        "smote_pipeline",
+        "smote pipeline",
+        "smote",
+        "resampling",
+        "oversampling",
+        "smote nella pipeline",
+        "ricampionamento",
+        "sovracampionamento",
+        "smote en el pipeline",
+        "smote en la pipeline",
+        "remuestreo",
+        "sobremuestreo",
+        "smote no pipeline",
+        "reamostragem",
+        "sobreamostragem",
+        "smote putkessa",
+        "smote-putki",
+        "uudelleenotanta",
+        "ylinäytteistys",
+        "ylinaytteistys",
     ),
 }
 
@@ -218,25 +295,25 @@ tau_star = Exercise(
     kind="number",
     hint={
         "en": "Write the cost of each of the four outcomes first: a caught fraud is investigated too, "
-              "and a held legitimate payment costs the investigation plus the goodwill. Then flag when "
-              "the expected cost of flagging is at most that of letting the payment through; "
-              "cost_threshold(c_fp=..., c_fn=..., c_tp=...) does the algebra.",
+        "and a held legitimate payment costs the investigation plus the goodwill. Then flag when "
+        "the expected cost of flagging is at most that of letting the payment through; "
+        "cost_threshold(c_fp=..., c_fn=..., c_tp=...) does the algebra.",
         "it": "Scrivi prima il costo di ciascuno dei quattro esiti: anche una frode intercettata viene "
-              "esaminata, e un pagamento legittimo bloccato costa l'indagine più la perdita di fiducia del "
-              "cliente. Poi segnala quando il costo atteso della segnalazione non supera quello di lasciar "
-              "passare il pagamento; cost_threshold(c_fp=..., c_fn=..., c_tp=...) fa i conti.",
+        "esaminata, e un pagamento legittimo bloccato costa l'indagine più la perdita di fiducia del "
+        "cliente. Poi segnala quando il costo atteso della segnalazione non supera quello di lasciar "
+        "passare il pagamento; cost_threshold(c_fp=..., c_fn=..., c_tp=...) fa i conti.",
         "es": "Escribe primero el coste de cada uno de los cuatro resultados: un fraude detectado también "
-              "se investiga, y un pago legítimo retenido cuesta la investigación más la pérdida de "
-              "confianza del cliente. Después marca cuando el coste esperado de marcar no supera el de "
-              "dejar pasar el pago; cost_threshold(c_fp=..., c_fn=..., c_tp=...) hace las cuentas.",
+        "se investiga, y un pago legítimo retenido cuesta la investigación más la pérdida de "
+        "confianza del cliente. Después marca cuando el coste esperado de marcar no supera el de "
+        "dejar pasar el pago; cost_threshold(c_fp=..., c_fn=..., c_tp=...) hace las cuentas.",
         "pt": "Escreva primeiro o custo de cada um dos quatro resultados: uma fraude detectada também é "
-              "investigada, e um pagamento legítimo retido custa a investigação mais a perda de confiança "
-              "do cliente. Depois sinalize quando o custo esperado de sinalizar não for maior que o de deixar o "
-              "pagamento seguir; cost_threshold(c_fp=..., c_fn=..., c_tp=...) faz as contas.",
+        "investigada, e um pagamento legítimo retido custa a investigação mais a perda de confiança "
+        "do cliente. Depois sinalize quando o custo esperado de sinalizar não for maior que o de deixar o "
+        "pagamento seguir; cost_threshold(c_fp=..., c_fn=..., c_tp=...) faz as contas.",
         "fi": "Kirjoita ensin neljän lopputuloksen kustannukset: myös kiinni saatu petos tutkitaan, "
-              "ja rehellisen asiakkaan pysäytetty maksu aiheuttaa tutkinnan lisäksi luottamuksen menetyksen. "
-              "Merkitse sitten, kun merkitsemisen odotettu kustannus on enintään yhtä suuri kuin maksun "
-              "läpi päästämisen; cost_threshold(c_fp=..., c_fn=..., c_tp=...) laskee loput puolestasi.",
+        "ja rehellisen asiakkaan pysäytetty maksu aiheuttaa tutkinnan lisäksi luottamuksen menetyksen. "
+        "Merkitse sitten, kun merkitsemisen odotettu kustannus on enintään yhtä suuri kuin maksun "
+        "läpi päästämisen; cost_threshold(c_fp=..., c_fn=..., c_tp=...) laskee loput puolestasi.",
     },
     form={
         "en": "one number between zero and one, written as a Python decimal (for example 0.35).",
@@ -255,28 +332,28 @@ precision_screening = Exercise(
     kind="number",
     hint={
         "en": "Imagine a large population, say a million biopsies, with the given prevalence. Recall "
-              "says how many of the malignant ones are flagged; one minus the specificity says how many "
-              "of the benign ones are flagged. Precision is the first count divided by the sum of both. "
-              "Use the recall and specificity of the out-of-fold decisions, unrounded.",
+        "says how many of the malignant ones are flagged; one minus the specificity says how many "
+        "of the benign ones are flagged. Precision is the first count divided by the sum of both. "
+        "Use the recall and specificity of the out-of-fold decisions, unrounded.",
         "it": "Immagina una popolazione grande, per esempio un milione di biopsie, con la prevalenza data. "
-              "La recall dice quante delle maligne vengono segnalate; uno meno la specificità dice quante "
-              "delle benigne vengono segnalate. La precision è il primo conteggio diviso la somma dei due. "
-              "Usa recall e specificità delle decisioni fuori dal fold (out-of-fold), senza arrotondarle.",
+        "La recall dice quante delle maligne vengono segnalate; uno meno la specificità dice quante "
+        "delle benigne vengono segnalate. La precision è il primo conteggio diviso la somma dei due. "
+        "Usa recall e specificità delle decisioni fuori dal fold (out-of-fold), senza arrotondarle.",
         "es": "Imagina una población grande, por ejemplo un millón de biopsias, con la prevalencia dada. "
-              "La exhaustividad dice cuántas de las malignas se marcan; uno menos la especificidad dice "
-              "cuántas de las benignas se marcan. La precisión es el primer recuento dividido entre la "
-              "suma de ambos. Usa la exhaustividad y la especificidad de las decisiones fuera de pliegue "
-              "(out-of-fold), sin redondear.",
+        "La exhaustividad dice cuántas de las malignas se marcan; uno menos la especificidad dice "
+        "cuántas de las benignas se marcan. La precisión es el primer recuento dividido entre la "
+        "suma de ambos. Usa la exhaustividad y la especificidad de las decisiones fuera de pliegue "
+        "(out-of-fold), sin redondear.",
         "pt": "Imagine uma população grande, por exemplo um milhão de biópsias, com a prevalência dada. "
-              "A revocação diz quantas das malignas são sinalizadas; um menos a especificidade diz "
-              "quantas das benignas são sinalizadas. A precisão é a primeira contagem dividida pela soma "
-              "das duas. Use a revocação e a especificidade das decisões fora do fold (out-of-fold), sem "
-              "arredondar.",
+        "A revocação diz quantas das malignas são sinalizadas; um menos a especificidade diz "
+        "quantas das benignas são sinalizadas. A precisão é a primeira contagem dividida pela soma "
+        "das duas. Use a revocação e a especificidade das decisões fora do fold (out-of-fold), sem "
+        "arredondar.",
         "fi": "Kuvittele suuri joukko, vaikkapa miljoona koepalaa, jossa on annettu esiintyvyys. Herkkyys "
-              "kertoo, kuinka moni pahanlaatuisista merkitään; yksi miinus spesifisyys kertoo, "
-              "kuinka moni hyvänlaatuisista merkitään. Täsmällisyys on ensimmäinen lukumäärä jaettuna "
-              "molempien summalla. Käytä out-of-fold-päätösten (kunkin koepalan päätös tulee mallilta, "
-              "joka ei nähnyt sitä) herkkyyttä ja spesifisyyttä pyöristämättöminä.",
+        "kertoo, kuinka moni pahanlaatuisista merkitään; yksi miinus spesifisyys kertoo, "
+        "kuinka moni hyvänlaatuisista merkitään. Täsmällisyys on ensimmäinen lukumäärä jaettuna "
+        "molempien summalla. Käytä out-of-fold-päätösten (kunkin koepalan päätös tulee mallilta, "
+        "joka ei nähnyt sitä) herkkyyttä ja spesifisyyttä pyöristämättöminä.",
     },
     form={
         "en": "one proportion between zero and one, written as a Python decimal (for example 0.35).",
@@ -295,20 +372,20 @@ best_lever = Exercise(
     kind="choice",
     hint={
         "en": "Read the expected-cost column of the lever table, which was computed on the validation "
-              "set, and take the row with the smallest cost per transaction. Accuracy, F1 and the test "
-              "set play no part in this choice.",
+        "set, and take the row with the smallest cost per transaction. Accuracy, F1 and the test "
+        "set play no part in this choice.",
         "it": "Leggi la colonna del costo atteso nella tabella delle leve, calcolata sull'insieme di "
-              "validazione, e prendi la riga con il costo per transazione più basso. Accuratezza, F1 e "
-              "insieme di test non c'entrano con questa scelta.",
+        "validazione, e prendi la riga con il costo per transazione più basso. Accuratezza, F1 e "
+        "insieme di test non c'entrano con questa scelta.",
         "es": "Lee la columna del coste esperado en la tabla de palancas, calculada en el conjunto de "
-              "validación, y toma la fila con el menor coste por transacción. La exactitud, la F1 y el "
-              "conjunto de prueba no intervienen en esta elección.",
+        "validación, y toma la fila con el menor coste por transacción. La exactitud, la F1 y el "
+        "conjunto de prueba no intervienen en esta elección.",
         "pt": "Leia a coluna do custo esperado na tabela de alavancas, calculada no conjunto de "
-              "validação, e escolha a linha com o menor custo por transação. A acurácia, o F1 e o "
-              "conjunto de teste não entram nessa escolha.",
+        "validação, e escolha a linha com o menor custo por transação. A acurácia, o F1 e o "
+        "conjunto de teste não entram nessa escolha.",
         "fi": "Lue vipujen taulukon odotetun kustannuksen sarake, joka on laskettu validointiaineistosta, "
-              "ja valitse rivi, jolla kustannus tapahtumaa kohden on pienin. Tarkkuus (accuracy), F1 ja "
-              "testiaineisto eivät vaikuta tähän valintaan.",
+        "ja valitse rivi, jolla kustannus tapahtumaa kohden on pienin. Tarkkuus (accuracy), F1 ja "
+        "testiaineisto eivät vaikuta tähän valintaan.",
     },
     form={
         "en": "the name of a lever (a row of the lever table), as a string in quotes.",

@@ -100,26 +100,96 @@ def _naive_bayes_probabilities() -> tuple[np.ndarray, dict[str, np.ndarray]]:
 
 
 # What a reader may answer, in the five languages of the course (compared without case and spacing).
-_NO = ("no", "none", "0", "zero", "no decision", "not one", "nessuna", "nessuno", "nessuna decisione",
-       "ninguna", "ninguno", "ninguna decisión", "ninguna decision", "cero", "não", "nao", "nenhuma",
-       "nenhum", "nenhuma decisão", "nenhuma decisao", "ei", "ei yhtään", "ei yhtaan", "ei yhtäkään",
-       "ei mitään", "ei mitaan", "nolla")
+_NO = (
+    "no",
+    "none",
+    "0",
+    "zero",
+    "no decision",
+    "not one",
+    "nessuna",
+    "nessuno",
+    "nessuna decisione",
+    "ninguna",
+    "ninguno",
+    "ninguna decisión",
+    "ninguna decision",
+    "cero",
+    "não",
+    "nao",
+    "nenhuma",
+    "nenhum",
+    "nenhuma decisão",
+    "nenhuma decisao",
+    "ei",
+    "ei yhtään",
+    "ei yhtaan",
+    "ei yhtäkään",
+    "ei mitään",
+    "ei mitaan",
+    "nolla",
+)
 _YES = ("yes", "sì", "si", "sí", "sim", "kyllä", "kylla", "joo")
 _CALIBRATOR_NAMES = {
-    "temperature": ("temperature", "temperature scaling", "temperatura", "scalatura della temperatura",
-                    "scaling della temperatura", "scaling di temperatura", "escalado de temperatura",
-                    "escalado por temperatura", "escalonamento de temperatura", "escalonamento por temperatura",
-                    "escala de temperatura", "lämpötila", "lampotila", "lämpötilaskaalaus", "lampotilaskaalaus",
-                    "lämpötilan skaalaus", "scalatura di temperatura", "riscalamento con temperatura",
-                    "escalonamento pela temperatura"),
-    "sigmoid": ("sigmoid", "platt", "platt scaling", "platt's scaling", "sigmoid calibration", "sigmoide",
-                "scaling di platt", "scalatura di platt", "metodo di platt", "escalado de platt",
-                "escalamiento de platt", "método de platt", "escalonamento de platt", "escala de platt",
-                "sigmoidi", "platt skaalaus", "plattin skaalaus", "plattin menetelmä", "calibrazione di platt",
-                "calibración de platt", "calibração de platt", "plattin kalibrointi"),
-    "isotonic": ("isotonic", "isotonic regression", "isotonica", "regressione isotonica", "isotónica",
-                 "regresión isotónica", "regresion isotonica", "isotônica", "regressão isotônica",
-                 "regressao isotonica", "isotoninen", "isotoninen regressio"),
+    "temperature": (
+        "temperature",
+        "temperature scaling",
+        "temperatura",
+        "scalatura della temperatura",
+        "scaling della temperatura",
+        "scaling di temperatura",
+        "escalado de temperatura",
+        "escalado por temperatura",
+        "escalonamento de temperatura",
+        "escalonamento por temperatura",
+        "escala de temperatura",
+        "lämpötila",
+        "lampotila",
+        "lämpötilaskaalaus",
+        "lampotilaskaalaus",
+        "lämpötilan skaalaus",
+        "scalatura di temperatura",
+        "riscalamento con temperatura",
+        "escalonamento pela temperatura",
+    ),
+    "sigmoid": (
+        "sigmoid",
+        "platt",
+        "platt scaling",
+        "platt's scaling",
+        "sigmoid calibration",
+        "sigmoide",
+        "scaling di platt",
+        "scalatura di platt",
+        "metodo di platt",
+        "escalado de platt",
+        "escalamiento de platt",
+        "método de platt",
+        "escalonamento de platt",
+        "escala de platt",
+        "sigmoidi",
+        "platt skaalaus",
+        "plattin skaalaus",
+        "plattin menetelmä",
+        "calibrazione di platt",
+        "calibración de platt",
+        "calibração de platt",
+        "plattin kalibrointi",
+    ),
+    "isotonic": (
+        "isotonic",
+        "isotonic regression",
+        "isotonica",
+        "regressione isotonica",
+        "isotónica",
+        "regresión isotónica",
+        "regresion isotonica",
+        "isotônica",
+        "regressão isotônica",
+        "regressao isotonica",
+        "isotoninen",
+        "isotoninen regressio",
+    ),
 }
 
 
@@ -141,7 +211,9 @@ def _solve_temperature_decisions() -> tuple[str, ...]:
 def _wrong_temperature_decisions() -> tuple:
     """The opposite verdict, in several languages, and a count one too high."""
     changed = _changed_by_temperature()
-    opposite = ("yes", "sì", "sí", "sim", "kyllä") if changed == 0 else ("no", "nessuna", "ninguna", "não", "ei")
+    opposite = (
+        ("yes", "sì", "sí", "sim", "kyllä") if changed == 0 else ("no", "nessuna", "ninguna", "não", "ei")
+    )
     return (*opposite, str(changed + 1))
 
 
@@ -173,24 +245,24 @@ rain_ece = Exercise(
     kind="number",
     hint={
         "en": "For each row, compare the share of rainy days (rainy days divided by days) with the "
-              "forecast and keep the gap without its sign. Then weight each gap by that row's share of "
-              "all the days, not by one third, and add the weighted gaps. Do not square the gaps.",
+        "forecast and keep the gap without its sign. Then weight each gap by that row's share of "
+        "all the days, not by one third, and add the weighted gaps. Do not square the gaps.",
         "it": "Per ogni riga confronta la quota di giorni di pioggia (giorni di pioggia diviso giorni) "
-              "con la previsione e tieni lo scarto senza segno. Poi pesa ogni scarto con la quota di "
-              "giorni di quella riga sul totale, non con un terzo, e somma gli scarti pesati. Non elevare "
-              "gli scarti al quadrato.",
+        "con la previsione e tieni lo scarto senza segno. Poi pesa ogni scarto con la quota di "
+        "giorni di quella riga sul totale, non con un terzo, e somma gli scarti pesati. Non elevare "
+        "gli scarti al quadrato.",
         "es": "En cada fila, compara la proporción de días de lluvia (días de lluvia divididos entre el total de días de la fila) con el "
-              "pronóstico y quédate con la diferencia sin signo. Después pondera cada diferencia por la "
-              "proporción de días de esa fila sobre el total, no por un tercio, y suma las diferencias "
-              "ponderadas. No eleves las diferencias al cuadrado.",
+        "pronóstico y quédate con la diferencia sin signo. Después pondera cada diferencia por la "
+        "proporción de días de esa fila sobre el total, no por un tercio, y suma las diferencias "
+        "ponderadas. No eleves las diferencias al cuadrado.",
         "pt": "Em cada linha, compare a proporção de dias de chuva (dias de chuva divididos pelos dias) "
-              "com a previsão e fique com a diferença sem sinal. Depois pondere cada diferença pela "
-              "proporção de dias dessa linha no total, não por um terço, e some as diferenças "
-              "ponderadas. Não eleve as diferenças ao quadrado.",
+        "com a previsão e fique com a diferença sem sinal. Depois pondere cada diferença pela "
+        "proporção de dias dessa linha no total, não por um terço, e some as diferenças "
+        "ponderadas. Não eleve as diferenças ao quadrado.",
         "fi": "Vertaa jokaisella rivillä sadepäivien osuutta (sadepäivät jaettuna päivillä) ennusteeseen "
-              "ja ota erotuksen itseisarvo. Painota sitten jokaista erotusta rivin osuudella kaikista "
-              "päivistä, ei kolmasosalla, ja laske painotetut erotukset yhteen. Älä korota erotuksia "
-              "toiseen potenssiin.",
+        "ja ota erotuksen itseisarvo. Painota sitten jokaista erotusta rivin osuudella kaikista "
+        "päivistä, ei kolmasosalla, ja laske painotetut erotukset yhteen. Älä korota erotuksia "
+        "toiseen potenssiin.",
     },
     form=PROPORTION_FORM,
     tol=0.001,
@@ -203,35 +275,35 @@ temperature_decisions = Exercise(
     kind="choice",
     hint={
         "en": "Compare naive Bayes' decisions at the threshold 0.5 before and after temperature "
-              "scaling, biopsy by biopsy, on the evaluation split: probs[(\"naive Bayes\", \"none\")] "
-              "against probs[(\"naive Bayes\", \"temperature\")]. Count the biopsies whose decision "
-              "differs. Think also about what dividing a logit by a positive number does to its sign.",
+        'scaling, biopsy by biopsy, on the evaluation split: probs[("naive Bayes", "none")] '
+        'against probs[("naive Bayes", "temperature")]. Count the biopsies whose decision '
+        "differs. Think also about what dividing a logit by a positive number does to its sign.",
         "it": "Confronta, biopsia per biopsia sull'insieme di valutazione, le decisioni del naive Bayes "
-              "alla soglia 0,5 prima e dopo il temperature scaling: probs[(\"naive Bayes\", \"none\")] "
-              "contro probs[(\"naive Bayes\", \"temperature\")]. Conta le biopsie la cui decisione "
-              "cambia. Pensa anche a che cosa fa al segno di un logit la divisione per un numero "
-              "positivo.",
+        'alla soglia 0,5 prima e dopo il temperature scaling: probs[("naive Bayes", "none")] '
+        'contro probs[("naive Bayes", "temperature")]. Conta le biopsie la cui decisione '
+        "cambia. Pensa anche a che cosa fa al segno di un logit la divisione per un numero "
+        "positivo.",
         "es": "Compara, biopsia a biopsia en el conjunto de evaluación, las decisiones de naive Bayes con "
-              "el umbral 0,5 antes y después del escalado por temperatura: probs[(\"naive Bayes\", "
-              "\"none\")] frente a probs[(\"naive Bayes\", \"temperature\")]. Cuenta las biopsias cuya "
-              "decisión cambia. Piensa también qué le hace al signo de un logit dividirlo por un número "
-              "positivo.",
+        'el umbral 0,5 antes y después del escalado por temperatura: probs[("naive Bayes", '
+        '"none")] frente a probs[("naive Bayes", "temperature")]. Cuenta las biopsias cuya '
+        "decisión cambia. Piensa también qué le hace al signo de un logit dividirlo por un número "
+        "positivo.",
         "pt": "Compare, biópsia a biópsia no conjunto de avaliação, as decisões do naive Bayes com o "
-              "limiar 0,5 antes e depois do escalonamento por temperatura: probs[(\"naive Bayes\", "
-              "\"none\")] contra probs[(\"naive Bayes\", \"temperature\")]. Conte as biópsias cuja "
-              "decisão muda. Pense também no que dividir um logit por um número positivo faz com o "
-              "sinal dele.",
+        'limiar 0,5 antes e depois do escalonamento por temperatura: probs[("naive Bayes", '
+        '"none")] contra probs[("naive Bayes", "temperature")]. Conte as biópsias cuja '
+        "decisão muda. Pense também no que dividir um logit por um número positivo faz com o "
+        "sinal dele.",
         "fi": "Vertaa arviointiaineistossa koepala kerrallaan naiivin Bayesin päätöksiä kynnysarvolla "
-              "0,5 ennen lämpötilaskaalausta ja sen jälkeen: probs[(\"naive Bayes\", \"none\")] ja "
-              "probs[(\"naive Bayes\", \"temperature\")]. Laske koepalat, joiden päätös muuttuu. Mieti "
-              "myös, mitä logitin etumerkille tapahtuu, kun logit jaetaan positiivisella luvulla.",
+        '0,5 ennen lämpötilaskaalausta ja sen jälkeen: probs[("naive Bayes", "none")] ja '
+        'probs[("naive Bayes", "temperature")]. Laske koepalat, joiden päätös muuttuu. Mieti '
+        "myös, mitä logitin etumerkille tapahtuu, kun logit jaetaan positiivisella luvulla.",
     },
     form={
-        "en": "a word in quotes: \"yes\" or \"no\".",
-        "it": "una parola tra virgolette: \"sì\" o \"no\".",
-        "es": "una palabra entre comillas: \"sí\" o \"no\".",
-        "pt": "uma palavra entre aspas: \"sim\" ou \"não\".",
-        "fi": "sana lainausmerkeissä: \"kyllä\" tai \"ei\".",
+        "en": 'a word in quotes: "yes" or "no".',
+        "it": 'una parola tra virgolette: "sì" o "no".',
+        "es": 'una palabra entre comillas: "sí" o "no".',
+        "pt": 'uma palavra entre aspas: "sim" ou "não".',
+        "fi": 'sana lainausmerkeissä: "kyllä" tai "ei".',
     },
     wrong_examples=lambda: _wrong_temperature_decisions(),
 )
@@ -242,37 +314,37 @@ best_calibrator = Exercise(
     kind="choice",
     hint={
         "en": "Use naive Bayes' probabilities on the evaluation split after each of the three "
-              "calibrators, probs[(\"naive Bayes\", method)], and compute brier_score_loss for each; "
-              "lower is better. Compare Brier scores, not ECE or log loss, and leave \"none\" out: it is "
-              "not a calibrator.",
+        'calibrators, probs[("naive Bayes", method)], and compute brier_score_loss for each; '
+        'lower is better. Compare Brier scores, not ECE or log loss, and leave "none" out: it is '
+        "not a calibrator.",
         "it": "Usa le probabilità del naive Bayes sull'insieme di valutazione dopo ciascuno dei tre "
-              "calibratori, probs[(\"naive Bayes\", method)], e calcola brier_score_loss per ognuno; più "
-              "basso è meglio. Confronta i punteggi di Brier, non l'ECE né la log-loss, e lascia fuori "
-              "\"none\": non è un calibratore.",
+        'calibratori, probs[("naive Bayes", method)], e calcola brier_score_loss per ognuno; più '
+        "basso è meglio. Confronta i punteggi di Brier, non l'ECE né la log-loss, e lascia fuori "
+        '"none": non è un calibratore.',
         "es": "Usa las probabilidades de naive Bayes en el conjunto de evaluación tras cada uno de los "
-              "tres calibradores, probs[(\"naive Bayes\", method)], y calcula brier_score_loss para "
-              "cada uno; cuanto más bajo, mejor. Compara puntuaciones de Brier, no el ECE ni la pérdida "
-              "logarítmica (log loss), y deja fuera \"none\": no es un calibrador.",
+        'tres calibradores, probs[("naive Bayes", method)], y calcula brier_score_loss para '
+        "cada uno; cuanto más bajo, mejor. Compara puntuaciones de Brier, no el ECE ni la pérdida "
+        'logarítmica (log loss), y deja fuera "none": no es un calibrador.',
         "pt": "Use as probabilidades do naive Bayes no conjunto de avaliação depois de cada um dos três "
-              "calibradores, probs[(\"naive Bayes\", method)], e calcule brier_score_loss para cada um; "
-              "quanto menor, melhor. Compare escores de Brier, não o ECE nem a perda logarítmica (log loss), e deixe "
-              "\"none\" de fora: não é um calibrador.",
+        'calibradores, probs[("naive Bayes", method)], e calcule brier_score_loss para cada um; '
+        "quanto menor, melhor. Compare escores de Brier, não o ECE nem a perda logarítmica (log loss), e deixe "
+        '"none" de fora: não é um calibrador.',
         "fi": "Käytä naiivin Bayesin todennäköisyyksiä arviointiaineistossa kunkin kolmen kalibroijan "
-              "jälkeen, probs[(\"naive Bayes\", method)], ja laske kullekin brier_score_loss; pienempi "
-              "on parempi. Vertaa Brierin pistemääriä, älä ECE:tä äläkä logaritmista häviötä (log loss), "
-              "ja jätä \"none\" pois: se ei ole kalibroija.",
+        'jälkeen, probs[("naive Bayes", method)], ja laske kullekin brier_score_loss; pienempi '
+        "on parempi. Vertaa Brierin pistemääriä, älä ECE:tä äläkä logaritmista häviötä (log loss), "
+        'ja jätä "none" pois: se ei ole kalibroija.',
     },
     form={
-        "en": "the name of a calibrator as a string in quotes, as in the code: \"temperature\", "
-              "\"sigmoid\" or \"isotonic\".",
-        "it": "il nome di un calibratore come stringa tra virgolette, come nel codice: \"temperature\", "
-              "\"sigmoid\" o \"isotonic\".",
-        "es": "el nombre de un calibrador como cadena entre comillas, como en el código: \"temperature\", "
-              "\"sigmoid\" o \"isotonic\".",
-        "pt": "o nome de um calibrador como uma string entre aspas, como no código: \"temperature\", "
-              "\"sigmoid\" ou \"isotonic\".",
-        "fi": "kalibroijan nimi merkkijonona lainausmerkeissä, kuten koodissa: \"temperature\", "
-              "\"sigmoid\" tai \"isotonic\".",
+        "en": 'the name of a calibrator as a string in quotes, as in the code: "temperature", '
+        '"sigmoid" or "isotonic".',
+        "it": 'il nome di un calibratore come stringa tra virgolette, come nel codice: "temperature", '
+        '"sigmoid" o "isotonic".',
+        "es": 'el nombre de un calibrador como cadena entre comillas, como en el código: "temperature", '
+        '"sigmoid" o "isotonic".',
+        "pt": 'o nome de um calibrador como uma string entre aspas, como no código: "temperature", '
+        '"sigmoid" ou "isotonic".',
+        "fi": 'kalibroijan nimi merkkijonona lainausmerkeissä, kuten koodissa: "temperature", '
+        '"sigmoid" tai "isotonic".',
     },
     wrong_examples=lambda: _wrong_best_calibrator(),
 )

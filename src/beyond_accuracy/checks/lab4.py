@@ -53,38 +53,113 @@ class _RoundedRegression(ClassifierMixin, BaseEstimator):
 
 # The lab's model names, and what a reader may call each model in the five languages.
 _MODEL_NAMES = {
-    "majority": ("majority", "majority class", "most frequent", "most_frequent", "dummy", "baseline",
-                 "maggioranza", "classe maggioritaria", "mayoría", "mayoria", "clase mayoritaria",
-                 "maioria", "classe majoritária", "classe majoritaria", "enemmistö", "enemmisto",
-                 "enemmistöluokka", "enemmistoluokka", "linha de base", "linea di base", "línea base",
-                 "linea base", "vertailutaso"),
-    "multinomial LR": ("multinomial LR", "multinomial", "multinomial logistic regression",
-                       "LogisticRegression", "logistic regression", "nominal", "nominal LR",
-                       "regressione logistica multinomiale", "multinomiale", "logistica multinomiale",
-                       "regresión logística multinomial", "regresion logistica multinomial",
-                       "regressão logística multinomial", "regressao logistica multinomial",
-                       "multinomiaalinen", "multinomiaalinen logistinen regressio",
-                       "multinominen logistinen regressio", "multinominen", "regressione logistica",
-                       "regresión logística", "regresion logistica", "regressão logística",
-                       "regressao logistica", "logistinen regressio"),
-    "regression + rounding": ("regression + rounding", "regression+rounding", "rounding",
-                              "rounded regression", "RoundedRegression", "linear regression",
-                              "regressione + arrotondamento", "regressione con arrotondamento",
-                              "regresión + redondeo", "regresion + redondeo", "regresión con redondeo",
-                              "regressão + arredondamento", "regressao + arredondamento",
-                              "regressão com arredondamento", "regressio + pyöristys",
-                              "regressio + pyoristys", "regressio ja pyöristys", "regressione lineare",
-                              "regresión lineal", "regresion lineal", "regressão linear", "regressao linear",
-                              "lineaarinen regressio"),
-    "ordinal LR": ("ordinal LR", "ordinal", "ordinal regression", "ordinal logistic regression",
-                   "OrdinalLogisticRegression", "proportional odds", "cumulative logit",
-                   "regressione ordinale", "regressione logistica ordinale", "ordinale",
-                   "regresión ordinal", "regresion ordinal", "regresión logística ordinal",
-                   "regresion logistica ordinal", "regressão ordinal", "regressao ordinal",
-                   "regressão logística ordinal", "regressao logistica ordinal", "ordinaalinen",
-                   "ordinaalinen regressio", "ordinaalinen logistinen regressio",
-                   "järjestysasteikollinen regressio", "järjestysregressio", "chances proporcionais", "logito cumulativo",
-                   "odds proporzionali", "logit cumulativo", "odds proporcionales", "logit acumulado"),
+    "majority": (
+        "majority",
+        "majority class",
+        "most frequent",
+        "most_frequent",
+        "dummy",
+        "baseline",
+        "maggioranza",
+        "classe maggioritaria",
+        "mayoría",
+        "mayoria",
+        "clase mayoritaria",
+        "maioria",
+        "classe majoritária",
+        "classe majoritaria",
+        "enemmistö",
+        "enemmisto",
+        "enemmistöluokka",
+        "enemmistoluokka",
+        "linha de base",
+        "linea di base",
+        "línea base",
+        "linea base",
+        "vertailutaso",
+    ),
+    "multinomial LR": (
+        "multinomial LR",
+        "multinomial",
+        "multinomial logistic regression",
+        "LogisticRegression",
+        "logistic regression",
+        "nominal",
+        "nominal LR",
+        "regressione logistica multinomiale",
+        "multinomiale",
+        "logistica multinomiale",
+        "regresión logística multinomial",
+        "regresion logistica multinomial",
+        "regressão logística multinomial",
+        "regressao logistica multinomial",
+        "multinomiaalinen",
+        "multinomiaalinen logistinen regressio",
+        "multinominen logistinen regressio",
+        "multinominen",
+        "regressione logistica",
+        "regresión logística",
+        "regresion logistica",
+        "regressão logística",
+        "regressao logistica",
+        "logistinen regressio",
+    ),
+    "regression + rounding": (
+        "regression + rounding",
+        "regression+rounding",
+        "rounding",
+        "rounded regression",
+        "RoundedRegression",
+        "linear regression",
+        "regressione + arrotondamento",
+        "regressione con arrotondamento",
+        "regresión + redondeo",
+        "regresion + redondeo",
+        "regresión con redondeo",
+        "regressão + arredondamento",
+        "regressao + arredondamento",
+        "regressão com arredondamento",
+        "regressio + pyöristys",
+        "regressio + pyoristys",
+        "regressio ja pyöristys",
+        "regressione lineare",
+        "regresión lineal",
+        "regresion lineal",
+        "regressão linear",
+        "regressao linear",
+        "lineaarinen regressio",
+    ),
+    "ordinal LR": (
+        "ordinal LR",
+        "ordinal",
+        "ordinal regression",
+        "ordinal logistic regression",
+        "OrdinalLogisticRegression",
+        "proportional odds",
+        "cumulative logit",
+        "regressione ordinale",
+        "regressione logistica ordinale",
+        "ordinale",
+        "regresión ordinal",
+        "regresion ordinal",
+        "regresión logística ordinal",
+        "regresion logistica ordinal",
+        "regressão ordinal",
+        "regressao ordinal",
+        "regressão logística ordinal",
+        "regressao logistica ordinal",
+        "ordinaalinen",
+        "ordinaalinen regressio",
+        "ordinaalinen logistinen regressio",
+        "järjestysasteikollinen regressio",
+        "järjestysregressio",
+        "chances proporcionais",
+        "logito cumulativo",
+        "odds proporzionali",
+        "logit cumulativo",
+        "odds proporcionales",
+        "logit acumulado",
+    ),
 }
 
 
@@ -203,30 +278,30 @@ qwk_by_hand = Exercise(
     kind="number",
     hint={
         "en": "Three tables of the same shape: the observed counts O; the chance counts E, where "
-              "each cell is its row total times its column total divided by the number of patients; "
-              "the weights W, (i − j)² / (K − 1)², so 0 on the diagonal, 0.25 next to it and 1 in the "
-              "corners. QWK is 1 − Σ W·O / Σ W·E. Unweighted kappa and accuracy are different "
-              "numbers.",
+        "each cell is its row total times its column total divided by the number of patients; "
+        "the weights W, (i − j)² / (K − 1)², so 0 on the diagonal, 0.25 next to it and 1 in the "
+        "corners. QWK is 1 − Σ W·O / Σ W·E. Unweighted kappa and accuracy are different "
+        "numbers.",
         "it": "Servono tre tabelle della stessa forma: i conteggi osservati O; i conteggi attesi per "
-              "caso E, in cui ogni cella è il totale della sua riga per il totale della sua colonna "
-              "diviso il numero di pazienti; i pesi W, (i − j)² / (K − 1)², cioè 0 sulla diagonale, "
-              "0,25 accanto a essa e 1 negli angoli. Il QWK è 1 − Σ W·O / Σ W·E. Il kappa non pesato "
-              "e l'accuratezza sono numeri diversi.",
+        "caso E, in cui ogni cella è il totale della sua riga per il totale della sua colonna "
+        "diviso il numero di pazienti; i pesi W, (i − j)² / (K − 1)², cioè 0 sulla diagonale, "
+        "0,25 accanto a essa e 1 negli angoli. Il QWK è 1 − Σ W·O / Σ W·E. Il kappa non pesato "
+        "e l'accuratezza sono numeri diversi.",
         "es": "Hacen falta tres tablas de la misma forma: los recuentos observados O; los recuentos "
-              "esperados por azar E, donde cada celda es el total de su fila por el total de su "
-              "columna dividido entre el número de pacientes; los pesos W, (i − j)² / (K − 1)², es "
-              "decir, 0 en la diagonal, 0,25 junto a ella y 1 en las esquinas. El QWK es "
-              "1 − Σ W·O / Σ W·E. El kappa sin pesos y la exactitud son otros números.",
+        "esperados por azar E, donde cada celda es el total de su fila por el total de su "
+        "columna dividido entre el número de pacientes; los pesos W, (i − j)² / (K − 1)², es "
+        "decir, 0 en la diagonal, 0,25 junto a ella y 1 en las esquinas. El QWK es "
+        "1 − Σ W·O / Σ W·E. El kappa sin pesos y la exactitud son otros números.",
         "pt": "São três tabelas do mesmo formato: as contagens observadas O; as contagens esperadas "
-              "ao acaso E, em que cada célula é o total da sua linha vezes o total da sua coluna "
-              "dividido pelo número de pacientes; os pesos W, (i − j)² / (K − 1)², ou seja, 0 na "
-              "diagonal, 0,25 ao lado dela e 1 nos cantos. O QWK é 1 − Σ W·O / Σ W·E. O kappa sem "
-              "pesos e a acurácia são outros números.",
+        "ao acaso E, em que cada célula é o total da sua linha vezes o total da sua coluna "
+        "dividido pelo número de pacientes; os pesos W, (i − j)² / (K − 1)², ou seja, 0 na "
+        "diagonal, 0,25 ao lado dela e 1 nos cantos. O QWK é 1 − Σ W·O / Σ W·E. O kappa sem "
+        "pesos e a acurácia são outros números.",
         "fi": "Tarvitset kolme samanmuotoista taulukkoa: havaitut lukumäärät O; sattuman mukaiset "
-              "odotetut lukumäärät E, joissa kukin solu on rivinsä summa kertaa sarakkeensa summa "
-              "jaettuna potilaiden määrällä; painot W, (i − j)² / (K − 1)², eli lävistäjällä 0, sen "
-              "vieressä 0,25 ja kulmissa 1. QWK on 1 − Σ W·O / Σ W·E. Painottamaton kappa ja "
-              "tarkkuus (accuracy) ovat eri lukuja.",
+        "odotetut lukumäärät E, joissa kukin solu on rivinsä summa kertaa sarakkeensa summa "
+        "jaettuna potilaiden määrällä; painot W, (i − j)² / (K − 1)², eli lävistäjällä 0, sen "
+        "vieressä 0,25 ja kulmissa 1. QWK on 1 − Σ W·O / Σ W·E. Painottamaton kappa ja "
+        "tarkkuus (accuracy) ovat eri lukuja.",
     },
     form=DECIMAL_FORM,
     tol=0.001,
@@ -247,20 +322,20 @@ accuracy_pick = Exercise(
     kind="choice",
     hint={
         "en": "Read only the accuracy column of the step 2 table, computed on the test set, and take "
-              "the model with the largest value. Do not let the other columns, or what you expect "
-              "of an ordinal model, decide for you.",
+        "the model with the largest value. Do not let the other columns, or what you expect "
+        "of an ordinal model, decide for you.",
         "it": "Leggi solo la colonna dell'accuratezza nella tabella del passo 2, calcolata sull'insieme "
-              "di test, e prendi il modello con il valore più alto. Non lasciare che le altre colonne, "
-              "o quello che ti aspetti da un modello ordinale, decidano al posto tuo.",
+        "di test, e prendi il modello con il valore più alto. Non lasciare che le altre colonne, "
+        "o quello che ti aspetti da un modello ordinale, decidano al posto tuo.",
         "es": "Lee solo la columna de la exactitud en la tabla del paso 2, calculada en el conjunto de "
-              "prueba, y toma el modelo con el valor más alto. No dejes que las otras columnas, ni lo "
-              "que esperas de un modelo ordinal, decidan por ti.",
+        "prueba, y toma el modelo con el valor más alto. No dejes que las otras columnas, ni lo "
+        "que esperas de un modelo ordinal, decidan por ti.",
         "pt": "Leia só a coluna da acurácia na tabela do passo 2, calculada no conjunto de teste, e "
-              "escolha o modelo com o maior valor. Não deixe que as outras colunas, nem o que você "
-              "espera de um modelo ordinal, decidam por você.",
+        "escolha o modelo com o maior valor. Não deixe que as outras colunas, nem o que você "
+        "espera de um modelo ordinal, decidam por você.",
         "fi": "Lue vaiheen 2 taulukosta vain testiaineistosta lasketun tarkkuuden (accuracy) sarake ja "
-              "valitse malli, jolla arvo on suurin. Älä anna muiden sarakkeiden tai ordinaalimallia "
-              "koskevien odotustesi ratkaista puolestasi.",
+        "valitse malli, jolla arvo on suurin. Älä anna muiden sarakkeiden tai ordinaalimallia "
+        "koskevien odotustesi ratkaista puolestasi.",
     },
     form=_PICK_FORM,
     wrong_examples=lambda: _wrong_pick("accuracy"),
@@ -272,20 +347,20 @@ qwk_pick = Exercise(
     kind="choice",
     hint={
         "en": "Read only the QWK column of the step 2 table (cohen_kappa_score with "
-              "weights=\"quadratic\" on the test set) and take the model with the largest value. The "
-              "two best are close, so compare them to the third decimal.",
+        'weights="quadratic" on the test set) and take the model with the largest value. The '
+        "two best are close, so compare them to the third decimal.",
         "it": "Leggi solo la colonna QWK nella tabella del passo 2 (cohen_kappa_score con "
-              "weights=\"quadratic\" sull'insieme di test) e prendi il modello con il valore più alto. "
-              "I due migliori sono vicini: confrontali fino alla terza cifra decimale.",
+        'weights="quadratic" sull\'insieme di test) e prendi il modello con il valore più alto. '
+        "I due migliori sono vicini: confrontali fino alla terza cifra decimale.",
         "es": "Lee solo la columna QWK en la tabla del paso 2 (cohen_kappa_score con "
-              "weights=\"quadratic\" en el conjunto de prueba) y toma el modelo con el valor más alto. "
-              "Los dos mejores están cerca: compáralos hasta el tercer decimal.",
-        "pt": "Leia só a coluna QWK na tabela do passo 2 (cohen_kappa_score com weights=\"quadratic\" "
-              "no conjunto de teste) e escolha o modelo com o maior valor. Os dois melhores estão "
-              "próximos: compare-os até a terceira casa decimal.",
-        "fi": "Lue vaiheen 2 taulukosta vain QWK-sarake (cohen_kappa_score, weights=\"quadratic\", "
-              "testiaineistossa) ja valitse malli, jolla arvo on suurin. Kaksi parasta ovat lähellä "
-              "toisiaan, joten vertaa niitä kolmanteen desimaaliin asti.",
+        'weights="quadratic" en el conjunto de prueba) y toma el modelo con el valor más alto. '
+        "Los dos mejores están cerca: compáralos hasta el tercer decimal.",
+        "pt": 'Leia só a coluna QWK na tabela do passo 2 (cohen_kappa_score com weights="quadratic" '
+        "no conjunto de teste) e escolha o modelo com o maior valor. Os dois melhores estão "
+        "próximos: compare-os até a terceira casa decimal.",
+        "fi": 'Lue vaiheen 2 taulukosta vain QWK-sarake (cohen_kappa_score, weights="quadratic", '
+        "testiaineistossa) ja valitse malli, jolla arvo on suurin. Kaksi parasta ovat lähellä "
+        "toisiaan, joten vertaa niitä kolmanteen desimaaliin asti.",
     },
     form=_PICK_FORM,
     wrong_examples=lambda: _wrong_pick("qwk"),
@@ -297,29 +372,29 @@ paradox_qwk = Exercise(
     kind="number",
     hint={
         "en": "Use the error mechanism of step 5 (probability 0.2 of moving one class, half up and "
-              "half down; at an edge the impossible move stays in place) and the class shares exactly "
-              "as given, not split equally. Weight the expected confusion matrix quadratically: "
-              "the unweighted kappa and the accuracy are different numbers.",
+        "half down; at an edge the impossible move stays in place) and the class shares exactly "
+        "as given, not split equally. Weight the expected confusion matrix quadratically: "
+        "the unweighted kappa and the accuracy are different numbers.",
         "it": "Usa il meccanismo di errore del passo 5 (probabilità 0,2 di spostarsi di una classe, "
-              "metà in su e metà in giù; al bordo lo spostamento impossibile lascia la risposta dov'è) "
-              "e le quote delle classi esattamente come date, non divise in parti uguali. Pesa la "
-              "matrice di confusione attesa in modo quadratico: il kappa non pesato e l'accuratezza "
-              "sono numeri diversi.",
+        "metà in su e metà in giù; al bordo lo spostamento impossibile lascia la risposta dov'è) "
+        "e le quote delle classi esattamente come date, non divise in parti uguali. Pesa la "
+        "matrice di confusione attesa in modo quadratico: il kappa non pesato e l'accuratezza "
+        "sono numeri diversi.",
         "es": "Usa el mecanismo de error del paso 5 (probabilidad 0,2 de moverse una clase, la mitad "
-              "hacia arriba y la mitad hacia abajo; en un extremo, el movimiento imposible deja la "
-              "respuesta donde está) y las proporciones de clase tal como se dan, no repartidas a "
-              "partes iguales. Pondera la matriz de confusión esperada de forma cuadrática: la kappa "
-              "sin pesos y la exactitud son otros números.",
+        "hacia arriba y la mitad hacia abajo; en un extremo, el movimiento imposible deja la "
+        "respuesta donde está) y las proporciones de clase tal como se dan, no repartidas a "
+        "partes iguales. Pondera la matriz de confusión esperada de forma cuadrática: la kappa "
+        "sin pesos y la exactitud son otros números.",
         "pt": "Use o mecanismo de erro do passo 5 (probabilidade 0,2 de mover uma classe, metade para "
-              "cima e metade para baixo; na borda, o movimento impossível deixa a resposta onde está) "
-              "e as proporções das classes exatamente como dadas, não divididas em partes iguais. "
-              "Pondere a matriz de confusão esperada de forma quadrática: o kappa sem pesos e a "
-              "acurácia são outros números.",
+        "cima e metade para baixo; na borda, o movimento impossível deixa a resposta onde está) "
+        "e as proporções das classes exatamente como dadas, não divididas em partes iguais. "
+        "Pondere a matriz de confusão esperada de forma quadrática: o kappa sem pesos e a "
+        "acurácia são outros números.",
         "fi": "Käytä vaiheen 5 virhemekanismia (todennäköisyydellä 0,2 vastaus siirtyy yhden luokan, "
-              "puolet kerroista ylös ja puolet alas; reunalla mahdoton siirto jättää vastauksen "
-              "paikalleen) ja luokkien osuuksia täsmälleen annettuina, ei tasan jaettuina. Painota "
-              "odotettu sekaannusmatriisi neliöllisesti: painottamaton kappa ja tarkkuus (accuracy) "
-              "ovat eri lukuja.",
+        "puolet kerroista ylös ja puolet alas; reunalla mahdoton siirto jättää vastauksen "
+        "paikalleen) ja luokkien osuuksia täsmälleen annettuina, ei tasan jaettuina. Painota "
+        "odotettu sekaannusmatriisi neliöllisesti: painottamaton kappa ja tarkkuus (accuracy) "
+        "ovat eri lukuja.",
     },
     form=DECIMAL_FORM,
     tol=0.005,

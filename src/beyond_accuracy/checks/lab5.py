@@ -136,33 +136,154 @@ def _wrong_budget_80() -> tuple:
 
 # How a reader may name each end of the loss ranking, in the five languages of the course.
 _BOTTOM = (
-    "bottom", "the bottom", "bottom tail", "low", "low loss", "lowest", "lowest loss", "the lowest loss",
-    "smallest loss", "near-zero loss", "near zero", "zero loss", "loss near zero",
-    "basso", "in basso", "fondo", "il fondo", "in fondo", "il fondo della graduatoria",
-    "fondo della graduatoria", "estremità inferiore", "l'estremità inferiore", "estremita inferiore", "coda inferiore", "coda bassa", "perdita bassa",
-    "perdita più bassa", "perdita piu bassa", "perdita minima", "perdita quasi nulla",
-    "perdita vicina a zero", "perdita prossima allo zero",
-    "abajo", "inferior", "cola inferior", "cola baja", "el fondo", "final", "el final", "parte baja",
-    "parte inferior", "extremo inferior", "fondo de la lista", "el fondo de la lista", "la cola inferior",
-    "la cola baja", "el extremo inferior", "la parte baja", "la parte inferior", "pérdida baja", "perdida baja",
-    "pérdida más baja", "perdida mas baja", "pérdida mínima", "perdida minima", "pérdida casi nula",
-    "perdida casi nula", "pérdida cercana a cero", "perdida cercana a cero",
-    "baixo", "embaixo", "fundo", "o fundo", "cauda inferior", "a cauda inferior", "parte de baixo",
-    "a parte de baixo", "base", "a base", "menor perda", "a menor perda", "perda perto de zero", "cauda baixa", "perda baixa", "perda mais baixa",
-    "perda mínima", "perda minima", "perda quase nula", "perda próxima de zero", "perda proxima de zero",
-    "alapää", "alapaa", "alapäässä", "alapaassa", "pienet häviöt", "pienimmät häviöt", "loppupää",
-    "loppupaa", "lopussa", "alhaalla", "alin", "alimmat", "alahäntä", "alempi häntä", "pieni häviö",
-    "pieni havio", "pienin häviö", "pienin havio", "matala häviö", "lähes nolla", "lähes nollahäviö",
-    "lähes nolla häviö", "häviö lähellä nollaa",
+    "bottom",
+    "the bottom",
+    "bottom tail",
+    "low",
+    "low loss",
+    "lowest",
+    "lowest loss",
+    "the lowest loss",
+    "smallest loss",
+    "near-zero loss",
+    "near zero",
+    "zero loss",
+    "loss near zero",
+    "basso",
+    "in basso",
+    "fondo",
+    "il fondo",
+    "in fondo",
+    "il fondo della graduatoria",
+    "fondo della graduatoria",
+    "estremità inferiore",
+    "l'estremità inferiore",
+    "estremita inferiore",
+    "coda inferiore",
+    "coda bassa",
+    "perdita bassa",
+    "perdita più bassa",
+    "perdita piu bassa",
+    "perdita minima",
+    "perdita quasi nulla",
+    "perdita vicina a zero",
+    "perdita prossima allo zero",
+    "abajo",
+    "inferior",
+    "cola inferior",
+    "cola baja",
+    "el fondo",
+    "final",
+    "el final",
+    "parte baja",
+    "parte inferior",
+    "extremo inferior",
+    "fondo de la lista",
+    "el fondo de la lista",
+    "la cola inferior",
+    "la cola baja",
+    "el extremo inferior",
+    "la parte baja",
+    "la parte inferior",
+    "pérdida baja",
+    "perdida baja",
+    "pérdida más baja",
+    "perdida mas baja",
+    "pérdida mínima",
+    "perdida minima",
+    "pérdida casi nula",
+    "perdida casi nula",
+    "pérdida cercana a cero",
+    "perdida cercana a cero",
+    "baixo",
+    "embaixo",
+    "fundo",
+    "o fundo",
+    "cauda inferior",
+    "a cauda inferior",
+    "parte de baixo",
+    "a parte de baixo",
+    "base",
+    "a base",
+    "menor perda",
+    "a menor perda",
+    "perda perto de zero",
+    "cauda baixa",
+    "perda baixa",
+    "perda mais baixa",
+    "perda mínima",
+    "perda minima",
+    "perda quase nula",
+    "perda próxima de zero",
+    "perda proxima de zero",
+    "alapää",
+    "alapaa",
+    "alapäässä",
+    "alapaassa",
+    "pienet häviöt",
+    "pienimmät häviöt",
+    "loppupää",
+    "loppupaa",
+    "lopussa",
+    "alhaalla",
+    "alin",
+    "alimmat",
+    "alahäntä",
+    "alempi häntä",
+    "pieni häviö",
+    "pieni havio",
+    "pienin häviö",
+    "pienin havio",
+    "matala häviö",
+    "lähes nolla",
+    "lähes nollahäviö",
+    "lähes nolla häviö",
+    "häviö lähellä nollaa",
 )
 _TOP = (
-    "top", "the top", "top tail", "high", "high loss", "highest", "highest loss", "the highest loss",
+    "top",
+    "the top",
+    "top tail",
+    "high",
+    "high loss",
+    "highest",
+    "highest loss",
+    "the highest loss",
     "largest loss",
-    "alto", "in alto", "cima", "in cima", "la cima", "estremità superiore", "coda superiore", "perdita alta", "perdita più alta", "perdita massima",
-    "arriba", "superior", "cola superior", "pérdida alta", "pérdida más alta", "pérdida máxima",
-    "topo", "o topo", "cauda superior", "perda alta", "perda mais alta", "perda máxima",
-    "yläpää", "yläpäässä", "kärki", "kärjessä", "alkupää", "suuret häviöt", "suurimmat häviöt",
-    "ylhäällä", "ylin", "suuri häviö", "suurin häviö", "korkea häviö",
+    "alto",
+    "in alto",
+    "cima",
+    "in cima",
+    "la cima",
+    "estremità superiore",
+    "coda superiore",
+    "perdita alta",
+    "perdita più alta",
+    "perdita massima",
+    "arriba",
+    "superior",
+    "cola superior",
+    "pérdida alta",
+    "pérdida más alta",
+    "pérdida máxima",
+    "topo",
+    "o topo",
+    "cauda superior",
+    "perda alta",
+    "perda mais alta",
+    "perda máxima",
+    "yläpää",
+    "yläpäässä",
+    "kärki",
+    "kärjessä",
+    "alkupää",
+    "suuret häviöt",
+    "suurimmat häviöt",
+    "ylhäällä",
+    "ylin",
+    "suuri häviö",
+    "suurin häviö",
+    "korkea häviö",
 )
 _MIDDLE = ("middle", "the middle", "mezzo", "medio", "meio", "keskellä")
 
@@ -186,25 +307,25 @@ loss_by_hand = Exercise(
     kind="number",
     hint={
         "en": "The per-example loss is minus the natural logarithm of the probability the model gave "
-              "the true class. Use np.log (the natural logarithm, not log10 or log2) and keep the "
-              "minus sign: a loss is never negative. The probabilities of the other classes play no "
-              "part.",
+        "the true class. Use np.log (the natural logarithm, not log10 or log2) and keep the "
+        "minus sign: a loss is never negative. The probabilities of the other classes play no "
+        "part.",
         "it": "La perdita per esempio è il logaritmo naturale della probabilità che il modello ha dato "
-              "alla classe vera, cambiato di segno. Usa np.log (il logaritmo naturale, non log10 né "
-              "log2) e non dimenticare il segno meno: una perdita non è mai negativa. Le probabilità "
-              "delle altre classi non contano.",
+        "alla classe vera, cambiato di segno. Usa np.log (il logaritmo naturale, non log10 né "
+        "log2) e non dimenticare il segno meno: una perdita non è mai negativa. Le probabilità "
+        "delle altre classi non contano.",
         "es": "La pérdida por ejemplo es menos el logaritmo natural de la probabilidad que el modelo "
-              "asignó a la clase verdadera. Usa np.log (el logaritmo natural, no log10 ni log2) y no "
-              "olvides el signo menos: una pérdida nunca es negativa. Las probabilidades de las demás "
-              "clases no intervienen.",
+        "asignó a la clase verdadera. Usa np.log (el logaritmo natural, no log10 ni log2) y no "
+        "olvides el signo menos: una pérdida nunca es negativa. Las probabilidades de las demás "
+        "clases no intervienen.",
         "pt": "A perda por exemplo é menos o logaritmo natural da probabilidade que o modelo deu à "
-              "classe verdadeira. Use np.log (o logaritmo natural, não log10 nem log2) e mantenha o "
-              "sinal de menos: uma perda nunca é negativa. As probabilidades das outras classes não "
-              "entram na conta.",
+        "classe verdadeira. Use np.log (o logaritmo natural, não log10 nem log2) e mantenha o "
+        "sinal de menos: uma perda nunca é negativa. As probabilidades das outras classes não "
+        "entram na conta.",
         "fi": "Esimerkkikohtainen häviö on miinus sen todennäköisyyden luonnollinen logaritmi, jonka "
-              "malli antoi oikealle luokalle. Käytä funktiota np.log (luonnollinen logaritmi, ei log10 "
-              "eikä log2) ja muista miinusmerkki: häviö ei ole koskaan negatiivinen. Muiden luokkien "
-              "todennäköisyyksillä ei ole merkitystä.",
+        "malli antoi oikealle luokalle. Käytä funktiota np.log (luonnollinen logaritmi, ei log10 "
+        "eikä log2) ja muista miinusmerkki: häviö ei ole koskaan negatiivinen. Muiden luokkien "
+        "todennäköisyyksillä ei ole merkitystä.",
     },
     form=DECIMAL_FORM,
     tol=0.005,  # accepts answers rounded to two decimals; the wrong examples lie much further
@@ -217,26 +338,26 @@ precision_at_10 = Exercise(
     kind="number",
     hint={
         "en": "Sort the pool's images by out-of-fold loss from the highest down "
-              "(np.argsort(-loss_oof)), keep the first ten and take the share of them whose label was "
-              "corrupted (the mask `corrupted`). Give a share of the ten, not a count, and do not "
-              "divide by all the corrupted labels.",
+        "(np.argsort(-loss_oof)), keep the first ten and take the share of them whose label was "
+        "corrupted (the mask `corrupted`). Give a share of the ten, not a count, and do not "
+        "divide by all the corrupted labels.",
         "it": "Ordina le immagini dell'insieme di lavoro per perdita fuori dal fold (out-of-fold), dalla più "
-              "alta in giù (np.argsort(-loss_oof)), tieni le prime dieci e calcola la quota di quelle "
-              "con l'etichetta corrotta (la maschera `corrupted`). Serve una quota delle dieci, non un "
-              "conteggio, e non va divisa per tutte le etichette corrotte.",
+        "alta in giù (np.argsort(-loss_oof)), tieni le prime dieci e calcola la quota di quelle "
+        "con l'etichetta corrotta (la maschera `corrupted`). Serve una quota delle dieci, non un "
+        "conteggio, e non va divisa per tutte le etichette corrotte.",
         "es": "Ordena las imágenes del conjunto de trabajo por pérdida fuera de pliegue (out-of-fold), "
-              "de la más alta hacia abajo (np.argsort(-loss_oof)), quédate con las diez primeras y "
-              "calcula la proporción de ellas cuya etiqueta fue corrompida (la máscara `corrupted`). "
-              "Da una proporción de las diez, no un recuento, y no dividas por todas las etiquetas "
-              "corrompidas.",
+        "de la más alta hacia abajo (np.argsort(-loss_oof)), quédate con las diez primeras y "
+        "calcula la proporción de ellas cuya etiqueta fue corrompida (la máscara `corrupted`). "
+        "Da una proporción de las diez, no un recuento, y no dividas por todas las etiquetas "
+        "corrompidas.",
         "pt": "Ordene as imagens do conjunto de trabalho pela perda fora do fold (out-of-fold), da "
-              "maior para baixo (np.argsort(-loss_oof)), fique com as dez primeiras e calcule a "
-              "proporção delas cujo rótulo foi corrompido (a máscara `corrupted`). Informe uma "
-              "proporção das dez, não uma contagem, e não divida pelo total de rótulos corrompidos.",
+        "maior para baixo (np.argsort(-loss_oof)), fique com as dez primeiras e calcule a "
+        "proporção delas cujo rótulo foi corrompido (a máscara `corrupted`). Informe uma "
+        "proporção das dez, não uma contagem, e não divida pelo total de rótulos corrompidos.",
         "fi": "Järjestä työaineiston kuvat out-of-fold-häviön mukaan "
-              "suurimmasta alkaen (np.argsort(-loss_oof)), ota kymmenen ensimmäistä ja laske, kuinka "
-              "suuri osuus niistä on turmeltuja nimiöitä (maski `corrupted`). Anna osuus kymmenestä, "
-              "ei lukumäärää, äläkä jaa kaikkien turmeltujen nimiöiden määrällä.",
+        "suurimmasta alkaen (np.argsort(-loss_oof)), ota kymmenen ensimmäistä ja laske, kuinka "
+        "suuri osuus niistä on turmeltuja nimiöitä (maski `corrupted`). Anna osuus kymmenestä, "
+        "ei lukumäärää, äläkä jaa kaikkien turmeltujen nimiöiden määrällä.",
     },
     form=PROPORTION_FORM,
     tol=0.005,  # shares of ten images are tenths apart
@@ -249,26 +370,26 @@ budget_80 = Exercise(
     kind="number",
     hint={
         "en": "Walk down the ranking from the highest loss. The answer is the first k at which the "
-              "corrupted labels found so far reach 80% of all the corrupted labels in the pool, that "
-              "is the first row of hunt_curve whose recall is at least 0.8. Count the images opened, "
-              "not the wrong labels found.",
+        "corrupted labels found so far reach 80% of all the corrupted labels in the pool, that "
+        "is the first row of hunt_curve whose recall is at least 0.8. Count the images opened, "
+        "not the wrong labels found.",
         "it": "Scendi lungo la graduatoria partendo dalla perdita più alta. La risposta è il primo k "
-              "per cui le etichette corrotte trovate fin lì raggiungono l'80% di tutte quelle "
-              "dell'insieme di lavoro, cioè la prima riga di hunt_curve con recall almeno 0.8. Conta "
-              "le immagini aperte, non le etichette sbagliate trovate.",
+        "per cui le etichette corrotte trovate fin lì raggiungono l'80% di tutte quelle "
+        "dell'insieme di lavoro, cioè la prima riga di hunt_curve con recall almeno 0.8. Conta "
+        "le immagini aperte, non le etichette sbagliate trovate.",
         "es": "Recorre la lista ordenada desde la pérdida más alta. La respuesta es el primer k en el "
-              "que las etiquetas corrompidas encontradas hasta ese punto llegan al 80 % de todas las "
-              "del conjunto de trabajo, es decir, la primera fila de hunt_curve cuya exhaustividad "
-              "(recall) es al menos 0.8. Cuenta las imágenes abiertas, no las etiquetas erróneas "
-              "encontradas.",
+        "que las etiquetas corrompidas encontradas hasta ese punto llegan al 80 % de todas las "
+        "del conjunto de trabajo, es decir, la primera fila de hunt_curve cuya exhaustividad "
+        "(recall) es al menos 0.8. Cuenta las imágenes abiertas, no las etiquetas erróneas "
+        "encontradas.",
         "pt": "Percorra o ranking a partir da maior perda. A resposta é o primeiro k em que os rótulos "
-              "corrompidos encontrados até ali chegam a 80% de todos os do conjunto de trabalho, ou "
-              "seja, a primeira linha de hunt_curve cuja revocação (recall) é pelo menos 0.8. Conte as "
-              "imagens abertas, não os rótulos errados encontrados.",
+        "corrompidos encontrados até ali chegam a 80% de todos os do conjunto de trabalho, ou "
+        "seja, a primeira linha de hunt_curve cuja revocação (recall) é pelo menos 0.8. Conte as "
+        "imagens abertas, não os rótulos errados encontrados.",
         "fi": "Käy järjestystä läpi suurimmasta häviöstä alkaen. Vastaus on ensimmäinen k, jolla siihen "
-              "mennessä löydetyt turmellut nimiöt kattavat 80 % kaikista työaineiston turmelluista "
-              "nimiöistä, eli hunt_curve-taulukon ensimmäinen rivi, jonka herkkyys (recall) on "
-              "vähintään 0.8. Laske avatut kuvat, älä löydettyjä virheellisiä nimiöitä.",
+        "mennessä löydetyt turmellut nimiöt kattavat 80 % kaikista työaineiston turmelluista "
+        "nimiöistä, eli hunt_curve-taulukon ensimmäinen rivi, jonka herkkyys (recall) on "
+        "vähintään 0.8. Laske avatut kuvat, älä löydettyjä virheellisiä nimiöitä.",
     },
     form={
         "en": "one whole number: how many images are opened.",
@@ -287,33 +408,33 @@ leak_tail = Exercise(
     kind="choice",
     hint={
         "en": "A leaked feature lets the model read the label instead of inferring it. How surprised "
-              "is a model at a label it can read? Look at where the leaked images landed in the "
-              "ranking of step 10, compared with their share of the pool.",
+        "is a model at a label it can read? Look at where the leaked images landed in the "
+        "ranking of step 10, compared with their share of the pool.",
         "it": "Una feature che fa trapelare l'etichetta permette al modello di leggerla invece di "
-              "dedurla. Quanto può sorprendersi un modello di un'etichetta che sa leggere? Guarda dove "
-              "sono finite nella graduatoria del passo 10 le immagini con la fuga, rispetto alla loro "
-              "quota nell'insieme di lavoro.",
+        "dedurla. Quanto può sorprendersi un modello di un'etichetta che sa leggere? Guarda dove "
+        "sono finite nella graduatoria del passo 10 le immagini con la fuga, rispetto alla loro "
+        "quota nell'insieme di lavoro.",
         "es": "Una variable que filtra la etiqueta permite al modelo leerla en lugar de deducirla. "
-              "¿Cuánto puede sorprenderse un modelo ante una etiqueta que puede leer? Mira dónde "
-              "quedaron en la ordenación del paso 10 las imágenes con la fuga, en comparación con "
-              "su proporción en el conjunto de trabajo.",
+        "¿Cuánto puede sorprenderse un modelo ante una etiqueta que puede leer? Mira dónde "
+        "quedaron en la ordenación del paso 10 las imágenes con la fuga, en comparación con "
+        "su proporción en el conjunto de trabajo.",
         "pt": "Uma variável que vaza o rótulo deixa o modelo lê-lo em vez de deduzi-lo. Quanto um "
-              "modelo pode se surpreender com um rótulo que ele consegue ler? Veja onde as imagens com "
-              "vazamento foram parar no ranking do passo 10, em comparação com a proporção delas no "
-              "conjunto de trabalho.",
+        "modelo pode se surpreender com um rótulo que ele consegue ler? Veja onde as imagens com "
+        "vazamento foram parar no ranking do passo 10, em comparação com a proporção delas no "
+        "conjunto de trabalho.",
         "fi": "Vuotava piirre antaa mallin lukea nimiön sen sijaan, että malli päättelisi sen. Kuinka "
-              "paljon malli voi yllättyä nimiöstä, jonka se pystyy lukemaan? Katso, mihin vaiheen 10 "
-              "järjestyksessä vuotoa sisältävät kuvat päätyivät, ja vertaa niiden osuuteen koko "
-              "työaineistossa.",
+        "paljon malli voi yllättyä nimiöstä, jonka se pystyy lukemaan? Katso, mihin vaiheen 10 "
+        "järjestyksessä vuotoa sisältävät kuvat päätyivät, ja vertaa niiden osuuteen koko "
+        "työaineistossa.",
     },
     form={
         "en": "the name of one end of the loss ranking, as a string in quotes (a word or a short phrase).",
         "it": "il nome di una delle due estremità della graduatoria per perdita, come stringa tra "
-              "virgolette (una parola o una breve espressione).",
+        "virgolette (una parola o una breve espressione).",
         "es": "el nombre de uno de los dos extremos de la ordenación por pérdida, como cadena entre "
-              "comillas (una palabra o una expresión breve).",
+        "comillas (una palabra o una expresión breve).",
         "pt": "o nome de uma das duas pontas do ranking por perda, como uma string entre aspas (uma "
-              "palavra ou uma expressão curta).",
+        "palavra ou uma expressão curta).",
         "fi": "häviöjärjestyksen toisen pään nimi merkkijonona lainausmerkeissä (sana tai lyhyt ilmaus).",
     },
     wrong_examples=lambda: _wrong_leak_tail(),
