@@ -1,3 +1,7 @@
+import fcntl
+import os
+from pathlib import Path
+
 import matplotlib
 import pytest
 
@@ -15,3 +19,38 @@ def english_and_closed_figures():
     yield
     set_language("en")
     plt.close("all")
+
+
+def _shared_root(tmp_path_factory) -> Path:
+    """A folder shared by every pytest-xdist worker of this run (the workers' temp folders' parent)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _build_once(tmp_path_factory, name: str, student: bool) -> Path:
+    """Build the site once per test run, whichever worker asks first; the others wait and reuse it."""
+    from tools.build import build
+
+    root = _shared_root(tmp_path_factory) / f"built-{name}"
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        status = root / ".status"
+        if not status.exists():
+            code = build(student=student, root=root)
+            status.write_text("ok" if code == 0 else "failed")
+        ok = status.read_text() == "ok"
+    assert ok, f"the {name} build failed or warned; see the log printed by the first test that built it"
+    return root / ("student-site" if student else "site")
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The reader's site, every language, built once per test run (shared by all test modules)."""
+    return _build_once(tmp_path_factory, "reader", student=False)
+
+
+@pytest.fixture(scope="session")
+def student_site(tmp_path_factory) -> Path:
+    """The student site, every language, built once per test run."""
+    return _build_once(tmp_path_factory, "student", student=True)

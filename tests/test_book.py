@@ -12,23 +12,8 @@ import nbformat
 import pytest
 
 from beyond_accuracy import term
-from tools.build import build
 from tools.project import ROOT, languages, repository_url
 from tools.student import write_student_labs
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("build")
-    assert build(root=root) == 0, "the book build failed or warned; see the log printed above"
-    return root / "site"
-
-
-@pytest.fixture(scope="module")
-def student_site(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("student")
-    assert build(student=True, root=root) == 0, "the student build failed or warned"
-    return root / "student-site"
 
 
 def pages(site: Path, lang: str) -> list[Path]:
