@@ -28,7 +28,7 @@ STATUSES = ("correct", "not yet", "not attempted", "bad form")
 _CHECK_CALL = re.compile(r"\bcheck\.([A-Za-z_]\w*)\s*\(")
 
 # The first cell of every grading notebook: no connection leaves the machine.
-NETWORK_GUARD = '''import socket as _socket
+NETWORK_GUARD = """import socket as _socket
 
 def _ba_refuse(*args, **kwargs):
     raise OSError("network access is disabled while grading")
@@ -44,7 +44,7 @@ def _ba_guarded_connect(self, address, *args):
 
 _socket.socket.connect = _ba_guarded_connect
 _socket.create_connection = _ba_refuse
-del _ba_guarded_connect'''
+del _ba_guarded_connect"""
 
 
 def lab_source(lab: int, lang: str) -> Path:
@@ -104,7 +104,7 @@ def verdict_cell(lab: int, lang: str, exercise: dict, path: str, expected: bool 
         if expected
         else ""
     )
-    return f'''import importlib as _ba_il, json as _ba_json
+    return f"""import importlib as _ba_il, json as _ba_json
 _ba_record = {{"exercise": {exercise["name"]!r}, "status": "not attempted", "points": 0, "max_points": {exercise["points"]}}}
 try:
     _ba_module = _ba_il.reload(_ba_il.import_module("beyond_accuracy.checks.lab{int(lab)}"))
@@ -118,7 +118,7 @@ try:
 except Exception as _ba_error:
     _ba_record["reason"] = "could not be checked: " + type(_ba_error).__name__ + ": " + str(_ba_error)[:200]
 with open({path!r}, "a", encoding="utf-8") as _ba_file:
-    _ba_file.write(_ba_json.dumps(_ba_record, default=str) + "\\n")'''
+    _ba_file.write(_ba_json.dumps(_ba_record, default=str) + "\\n")"""
 
 
 def grading_notebook(submission, lab: int, lang: str, verdicts_path: str, expected: bool = False):
@@ -146,14 +146,20 @@ def grading_notebook(submission, lab: int, lang: str, verdicts_path: str, expect
         if names:
             for name in names:
                 if name not in graded:
-                    cells.append(nbformat.v4.new_code_cell(verdict_cell(lab, lang, by_name[name], verdicts_path, expected)))
+                    cells.append(
+                        nbformat.v4.new_code_cell(
+                            verdict_cell(lab, lang, by_name[name], verdicts_path, expected)
+                        )
+                    )
                     graded.add(name)
             continue
         cells.append(nbformat.v4.new_code_cell(cell.source))
     for name in by_name:
         if name not in graded:
             notes.append(f"check cell of {name} missing (graded at the end)")
-            cells.append(nbformat.v4.new_code_cell(verdict_cell(lab, lang, by_name[name], verdicts_path, expected)))
+            cells.append(
+                nbformat.v4.new_code_cell(verdict_cell(lab, lang, by_name[name], verdicts_path, expected))
+            )
     nb = nbformat.v4.new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     return nb, notes
@@ -162,7 +168,7 @@ def grading_notebook(submission, lab: int, lang: str, verdicts_path: str, expect
 def _read_submission(path: Path):
     try:
         nb = nbformat.read(path, as_version=4)
-    except Exception as error:  # noqa: BLE001 - any unreadable file is "not a notebook"
+    except Exception as error:
         raise ValueError(f"not a notebook ({type(error).__name__})") from None
     if not nb.get("cells"):
         raise ValueError("empty notebook")
@@ -207,10 +213,24 @@ def grade_submission(
         env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
         prefix = _isolation_prefix() if isolation is None else isolation
-        cmd = [*prefix, sys.executable, "-m", "tools.grading.run_one", str(graded), str(workdir), str(status),
-               str(cell_timeout)]
-        proc = subprocess.Popen(cmd, env=env, cwd=tmp, start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cmd = [
+            *prefix,
+            sys.executable,
+            "-m",
+            "tools.grading.run_one",
+            str(graded),
+            str(workdir),
+            str(status),
+            str(cell_timeout),
+        ]
+        proc = subprocess.Popen(
+            cmd,
+            env=env,
+            cwd=tmp,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             proc.wait(timeout=notebook_timeout)
         except subprocess.TimeoutExpired:
@@ -242,7 +262,8 @@ def answer_key_values(lab: int, lang: str = "en") -> dict:
 def _finish(row: dict, exercises: list[dict]) -> dict:
     for ex in exercises:
         record = row["verdicts"].setdefault(
-            ex["name"], {"exercise": ex["name"], "status": "not attempted", "points": 0, "max_points": ex["points"]}
+            ex["name"],
+            {"exercise": ex["name"], "status": "not attempted", "points": 0, "max_points": ex["points"]},
         )
         if record["status"] not in STATUSES:
             record["status"] = "not attempted"
@@ -274,14 +295,18 @@ def grade_folder(
     isolation = _isolation_prefix()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         rows = list(
-            pool.map(lambda p: grade_submission(p, lab, lang, cell_timeout, notebook_timeout, isolation), files)
+            pool.map(
+                lambda p: grade_submission(p, lab, lang, cell_timeout, notebook_timeout, isolation), files
+            )
         )
     out.mkdir(parents=True, exist_ok=True)
     write_csv(rows, exercises, out / "grades.csv")
     feedback = out / "feedback"
     feedback.mkdir(exist_ok=True)
     for row in rows:
-        (feedback / f"{Path(row['file']).stem}.md").write_text(feedback_text(row, exercises, lab, lang), encoding="utf-8")
+        (feedback / f"{Path(row['file']).stem}.md").write_text(
+            feedback_text(row, exercises, lab, lang), encoding="utf-8"
+        )
     return out / "grades.csv"
 
 
@@ -332,8 +357,15 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     start = time.perf_counter()
     try:
-        path = grade_folder(args.submissions, args.lab, args.lang, args.out, args.jobs, args.cell_timeout,
-                            args.notebook_timeout)
+        path = grade_folder(
+            args.submissions,
+            args.lab,
+            args.lang,
+            args.out,
+            args.jobs,
+            args.cell_timeout,
+            args.notebook_timeout,
+        )
     except ValueError as error:
         print(f"grade: {error}", file=sys.stderr)
         return 2

@@ -109,9 +109,13 @@ counts = Exercise(
         Mistake(
             "sklearn_order",
             lambda y, p: (lambda c: (c[3], c[1], c[2], c[0]))(_counts(y, p, EX_THRESHOLD)),
-            about=texts("scikit-learn's order (tn, fp, fn, tp)", "l'ordine di scikit-learn (tn, fp, fn, tp)",
-                        "el orden de scikit-learn (tn, fp, fn, tp)", "a ordem do scikit-learn (tn, fp, fn, tp)",
-                        "scikit-learnin järjestys (tn, fp, fn, tp)"),
+            about=texts(
+                "scikit-learn's order (tn, fp, fn, tp)",
+                "l'ordine di scikit-learn (tn, fp, fn, tp)",
+                "el orden de scikit-learn (tn, fp, fn, tp)",
+                "a ordem do scikit-learn (tn, fp, fn, tp)",
+                "scikit-learnin järjestys (tn, fp, fn, tp)",
+            ),
             hint=texts(
                 "These are the right counts in scikit-learn's order, which starts with TN. The exercise "
                 "asks for (tp, fp, fn, tn).",
@@ -128,8 +132,13 @@ counts = Exercise(
         Mistake(
             "fp_fn_swapped",
             lambda y, p: (lambda c: (c[0], c[2], c[1], c[3]))(_counts(y, p, EX_THRESHOLD)),
-            about=texts("FP and FN swapped", "FP e FN scambiati", "FP y FN intercambiados",
-                        "FP e FN trocados", "FP ja FN vaihtaneet paikkaa"),
+            about=texts(
+                "FP and FN swapped",
+                "FP e FN scambiati",
+                "FP y FN intercambiados",
+                "FP e FN trocados",
+                "FP ja FN vaihtaneet paikkaa",
+            ),
             hint=texts(
                 "FP and FN are swapped. A false positive is a benign biopsy that was flagged; a false "
                 "negative is a malignant one that was not.",
@@ -146,9 +155,13 @@ counts = Exercise(
         Mistake(
             "default_threshold",
             lambda y, p: _counts(y, p, 0.5),
-            about=texts("the counts at the default threshold 0.5", "i conteggi alla soglia predefinita 0.5",
-                        "los recuentos con el umbral por defecto 0.5", "as contagens no limiar padrão 0.5",
-                        "lukumäärät oletuskynnyksellä 0.5"),
+            about=texts(
+                "the counts at the default threshold 0.5",
+                "i conteggi alla soglia predefinita 0.5",
+                "los recuentos con el umbral por defecto 0.5",
+                "as contagens no limiar padrão 0.5",
+                "lukumäärät oletuskynnyksellä 0.5",
+            ),
             hint=texts(
                 "These are the counts of .predict(), at the default threshold 0.5. Compare the "
                 "probabilities with the exercise's threshold yourself.",
@@ -197,8 +210,13 @@ precision_recall = Exercise(
         Mistake(
             "swapped",
             lambda y, p: _pr(_counts(y, p, EX_THRESHOLD))[::-1],
-            about=texts("the pair in the wrong order", "la coppia nell'ordine sbagliato", "el par en el orden equivocado",
-                        "o par na ordem errada", "pari väärässä järjestyksessä"),
+            about=texts(
+                "the pair in the wrong order",
+                "la coppia nell'ordine sbagliato",
+                "el par en el orden equivocado",
+                "o par na ordem errada",
+                "pari väärässä järjestyksessä",
+            ),
             hint=texts(
                 "The two numbers are right but in the wrong order: the exercise asks for (precision, recall).",
                 "I due numeri sono giusti ma nell'ordine sbagliato: l'esercizio chiede (precision, recall).",
@@ -211,9 +229,13 @@ precision_recall = Exercise(
         Mistake(
             "precision_with_fn",
             lambda y, p: (lambda c: (c[0] / (c[0] + c[1] + c[2]), _pr(c)[1]))(_counts(y, p, EX_THRESHOLD)),
-            about=texts("precision computed as TP / (TP + FP + FN)", "precision calcolata come TP / (TP + FP + FN)",
-                        "precisión calculada como TP / (TP + FP + FN)", "precisão calculada como TP / (TP + FP + FN)",
-                        "täsmällisyys laskettuna TP / (TP + FP + FN)"),
+            about=texts(
+                "precision computed as TP / (TP + FP + FN)",
+                "precision calcolata come TP / (TP + FP + FN)",
+                "precisión calculada como TP / (TP + FP + FN)",
+                "precisão calculada como TP / (TP + FP + FN)",
+                "täsmällisyys laskettuna TP / (TP + FP + FN)",
+            ),
             hint=texts(
                 "Recall is right. Precision looks only at the flagged biopsies: the missed ones (FN) do "
                 "not belong in its denominator.",
@@ -230,9 +252,13 @@ precision_recall = Exercise(
         Mistake(
             "default_threshold",
             lambda y, p: _pr(_counts(y, p, 0.5)),
-            about=texts("the scores at the default threshold 0.5", "i valori alla soglia predefinita 0.5",
-                        "los valores con el umbral por defecto 0.5", "os valores no limiar padrão 0.5",
-                        "arvot oletuskynnyksellä 0.5"),
+            about=texts(
+                "the scores at the default threshold 0.5",
+                "i valori alla soglia predefinita 0.5",
+                "los valores con el umbral por defecto 0.5",
+                "os valores no limiar padrão 0.5",
+                "arvot oletuskynnyksellä 0.5",
+            ),
             hint=texts(
                 "These are precision and recall at the default threshold 0.5, not at the exercise's threshold.",
                 "Sono precision e recall alla soglia predefinita 0.5, non alla soglia dell'esercizio.",
@@ -274,8 +300,13 @@ best_f2 = Exercise(
         Mistake(
             "best_f1",
             lambda y, p, ts: _best_threshold(y, p, ts, 1),
-            about=texts("the best threshold by F1", "la soglia migliore per F1", "el mejor umbral según F1",
-                        "o melhor limiar pelo F1", "paras kynnysarvo F1:n mukaan"),
+            about=texts(
+                "the best threshold by F1",
+                "la soglia migliore per F1",
+                "el mejor umbral según F1",
+                "o melhor limiar pelo F1",
+                "paras kynnysarvo F1:n mukaan",
+            ),
             hint=texts(
                 "That is the threshold F1 prefers. F2 weighs recall more than precision, so it usually "
                 "picks a lower threshold.",
@@ -292,8 +323,13 @@ best_f2 = Exercise(
         Mistake(
             "default_threshold",
             lambda y, p, ts: 0.5,
-            about=texts("the default threshold 0.5", "la soglia predefinita 0.5", "el umbral por defecto 0.5",
-                        "o limiar padrão 0.5", "oletuskynnys 0.5"),
+            about=texts(
+                "the default threshold 0.5",
+                "la soglia predefinita 0.5",
+                "el umbral por defecto 0.5",
+                "o limiar padrão 0.5",
+                "oletuskynnys 0.5",
+            ),
             hint=texts(
                 "0.5 is the default of .predict(), not a choice made by F2. Compute F2 along the sweep.",
                 "0.5 è la soglia predefinita di .predict(), non una scelta di F2. Calcola F2 lungo la scansione.",
@@ -305,9 +341,13 @@ best_f2 = Exercise(
         Mistake(
             "highest_tie",
             _highest_tied,
-            about=texts("the highest of the tied thresholds", "la più alta delle soglie a pari merito",
-                        "el más alto de los umbrales empatados", "o mais alto dos limiares empatados",
-                        "suurin tasoihin päätyneistä kynnysarvoista"),
+            about=texts(
+                "the highest of the tied thresholds",
+                "la più alta delle soglie a pari merito",
+                "el más alto de los umbrales empatados",
+                "o mais alto dos limiares empatados",
+                "suurin tasoihin päätyneistä kynnysarvoista",
+            ),
             hint=texts(
                 "Several thresholds share the best F2: the exercise asks for the lowest of them.",
                 "Più soglie hanno lo stesso F2 migliore: l'esercizio chiede la più bassa.",
@@ -365,7 +405,9 @@ micro_f1 = Exercise(
         Mistake(
             "weighted",
             _row_if_distinct("weighted avg"),
-            about=texts('"weighted avg"', '"weighted avg"', '"weighted avg"', '"weighted avg"', '"weighted avg"'),
+            about=texts(
+                '"weighted avg"', '"weighted avg"', '"weighted avg"', '"weighted avg"', '"weighted avg"'
+            ),
             hint=texts(
                 "The weighted average weights each class's F1 by its support; it is close to micro-F1 "
                 "but not the same number here. Compare to three decimals.",

@@ -41,7 +41,9 @@ def _lever_costs(table, costs, n, ignore_tp_cost=False) -> dict[str, float]:
     for name in table.index:
         tp, fp, fn = (float(table.loc[name, c]) for c in ("tp", "fp", "fn"))
         tn = n - tp - fp - fn
-        out[str(name)] = (c_tp * tp + costs["c_fp"] * fp + costs["c_fn"] * fn + costs.get("c_tn", 0.0) * tn) / n
+        out[str(name)] = (
+            c_tp * tp + costs["c_fp"] * fp + costs["c_fn"] * fn + costs.get("c_tn", 0.0) * tn
+        ) / n
     return out
 
 
@@ -86,9 +88,13 @@ tau_star = Exercise(
         Mistake(
             "caught_fraud_free",
             lambda: _tau(c_tp=0),
-            about=texts("a caught fraud treated as free", "una frode intercettata considerata gratuita",
-                        "un fraude detectado tratado como gratuito", "uma fraude detectada tratada como gratuita",
-                        "kiinni saatu petos ilmaisena"),
+            about=texts(
+                "a caught fraud treated as free",
+                "una frode intercettata considerata gratuita",
+                "un fraude detectado tratado como gratuito",
+                "uma fraude detectada tratada como gratuita",
+                "kiinni saatu petos ilmaisena",
+            ),
             hint=texts(
                 "A stopped fraud is investigated too: c_TP is the price of an investigation, not zero.",
                 "Anche una frode fermata viene esaminata: c_TP è il prezzo di un'indagine, non zero.",
@@ -100,8 +106,13 @@ tau_star = Exercise(
         Mistake(
             "no_goodwill",
             lambda: _tau(c_fp=EX_INVESTIGATION),
-            about=texts("the goodwill forgotten", "la perdita di fiducia dimenticata", "la pérdida de confianza olvidada",
-                        "a perda de confiança esquecida", "luottamuksen menetys unohtunut"),
+            about=texts(
+                "the goodwill forgotten",
+                "la perdita di fiducia dimenticata",
+                "la pérdida de confianza olvidada",
+                "a perda de confiança esquecida",
+                "luottamuksen menetys unohtunut",
+            ),
             hint=texts(
                 "Holding a legitimate payment costs the investigation plus the goodwill: both belong in c_FP.",
                 "Bloccare un pagamento legittimo costa l'indagine più la perdita di fiducia: entrambe vanno in c_FP.",
@@ -177,9 +188,13 @@ precision_screening = Exercise(
         Mistake(
             "hits_only",
             lambda r, s: float(r) * EX_PREVALENCE,
-            about=texts("the share of true alarms in the whole population", "la quota di allarmi veri in tutta la popolazione",
-                        "la proporción de alarmas verdaderas en toda la población", "a proporção de alarmes verdadeiros em toda a população",
-                        "oikeiden hälytysten osuus koko väestössä"),
+            about=texts(
+                "the share of true alarms in the whole population",
+                "la quota di allarmi veri in tutta la popolazione",
+                "la proporción de alarmas verdaderas en toda la población",
+                "a proporção de alarmes verdadeiros em toda a população",
+                "oikeiden hälytysten osuus koko väestössä",
+            ),
             hint=texts(
                 "That is the share of the whole population that is malignant and flagged. Precision divides "
                 "it by everybody flagged, benign ones included.",
@@ -196,9 +211,13 @@ precision_screening = Exercise(
         Mistake(
             "specificity_as_fpr",
             lambda r, s: _precision_at(r, s, false_alarm_rate=float(s)),
-            about=texts("the specificity used as the false alarm rate", "la specificità usata come tasso di falsi allarmi",
-                        "la especificidad usada como tasa de falsas alarmas", "a especificidade usada como taxa de alarmes falsos",
-                        "spesifisyys väärien hälytysten osuutena"),
+            about=texts(
+                "the specificity used as the false alarm rate",
+                "la specificità usata come tasso di falsi allarmi",
+                "la especificidad usada como tasa de falsas alarmas",
+                "a especificidade usada como taxa de alarmes falsos",
+                "spesifisyys väärien hälytysten osuutena",
+            ),
             hint=texts(
                 "The benign biopsies that are flagged are a share 1 - specificity of the benign ones, not "
                 "the specificity itself.",
@@ -213,8 +232,13 @@ precision_screening = Exercise(
         Mistake(
             "lowest_simulated",
             lambda r, s: _precision_at(r, s, prevalence=0.01),
-            about=texts("the precision at 1 %", "la precision all'1 %", "la precisión al 1 %", "a precisão a 1%",
-                        "täsmällisyys 1 %:n esiintyvyydellä"),
+            about=texts(
+                "the precision at 1 %",
+                "la precision all'1 %",
+                "la precisión al 1 %",
+                "a precisão a 1%",
+                "täsmällisyys 1 %:n esiintyvyydellä",
+            ),
             hint=texts(
                 "That is the precision at 1 %, the simulation's lowest prevalence. The exercise's "
                 "population has one malignant biopsy in a thousand.",
@@ -261,8 +285,13 @@ best_lever = Exercise(
         Mistake(
             "best_f1",
             _best_by("f1"),
-            about=texts("the lever with the best F1", "la leva con l'F1 migliore", "la palanca con la mejor F1",
-                        "a alavanca com o melhor F1", "vipu, jolla on paras F1"),
+            about=texts(
+                "the lever with the best F1",
+                "la leva con l'F1 migliore",
+                "la palanca con la mejor F1",
+                "a alavanca com o melhor F1",
+                "vipu, jolla on paras F1",
+            ),
             hint=texts(
                 "That lever has the best F1, which prices a false alarm and a missed fraud alike. The bank "
                 "does not: compute the expected cost.",
@@ -279,8 +308,13 @@ best_lever = Exercise(
         Mistake(
             "best_recall",
             _best_by("recall"),
-            about=texts("the lever with the best recall", "la leva con la recall migliore", "la palanca con la mejor exhaustividad",
-                        "a alavanca com a melhor revocação", "vipu, jolla on paras herkkyys"),
+            about=texts(
+                "the lever with the best recall",
+                "la leva con la recall migliore",
+                "la palanca con la mejor exhaustividad",
+                "a alavanca com a melhor revocação",
+                "vipu, jolla on paras herkkyys",
+            ),
             hint=texts(
                 "Catching the most frauds is not the same as costing least: every flagged transaction "
                 "costs an investigation.",
@@ -293,8 +327,13 @@ best_lever = Exercise(
         Mistake(
             "caught_fraud_free",
             lambda table, costs, n: _cheapest(table, costs, n, ignore_tp_cost=True),
-            about=texts("costs computed without c_TP", "costi calcolati senza c_TP", "costes calculados sin c_TP",
-                        "custos calculados sem c_TP", "kustannukset ilman c_TP:tä"),
+            about=texts(
+                "costs computed without c_TP",
+                "costi calcolati senza c_TP",
+                "costes calculados sin c_TP",
+                "custos calculados sem c_TP",
+                "kustannukset ilman c_TP:tä",
+            ),
             hint=texts(
                 "A caught fraud is investigated too: include c_TP·TP in each lever's cost.",
                 "Anche una frode intercettata viene esaminata: includi c_TP·TP nel costo di ogni leva.",

@@ -85,9 +85,13 @@ rain_ece = Exercise(
         Mistake(
             "unweighted",
             lambda t: float(np.mean(np.abs(_rain(t)[2] - _rain(t)[0]))),
-            about=texts("the plain mean of the three gaps", "la media semplice dei tre scarti",
-                        "la media simple de las tres diferencias", "a média simples das três diferenças",
-                        "kolmen eron tavallinen keskiarvo"),
+            about=texts(
+                "the plain mean of the three gaps",
+                "la media semplice dei tre scarti",
+                "la media simple de las tres diferencias",
+                "a média simples das três diferenças",
+                "kolmen eron tavallinen keskiarvo",
+            ),
             hint=texts(
                 "You averaged the three gaps as if each forecast value had as many days. Weight each gap by "
                 "its row's share of the days.",
@@ -104,9 +108,13 @@ rain_ece = Exercise(
         Mistake(
             "signed",
             lambda t: (lambda f, d, o: float(np.sum(d / d.sum() * (o - f))))(*_rain(t)),
-            about=texts("signed gaps, without the absolute value", "scarti con segno, senza valore assoluto",
-                        "diferencias con signo, sin valor absoluto", "diferenças com sinal, sem valor absoluto",
-                        "etumerkilliset erot ilman itseisarvoa"),
+            about=texts(
+                "signed gaps, without the absolute value",
+                "scarti con segno, senza valore assoluto",
+                "diferencias con signo, sin valor absoluto",
+                "diferenças com sinal, sem valor absoluto",
+                "etumerkilliset erot ilman itseisarvoa",
+            ),
             hint=texts(
                 "Gaps of opposite sign cancel out in your sum. The ECE adds their sizes: take absolute values.",
                 "Nella tua somma scarti di segno opposto si annullano. L'ECE somma le loro grandezze: "
@@ -120,8 +128,13 @@ rain_ece = Exercise(
         Mistake(
             "largest_gap",
             lambda t: float(np.max(np.abs(_rain(t)[2] - _rain(t)[0]))),
-            about=texts("the largest gap (the MCE)", "lo scarto massimo (l'MCE)", "la mayor diferencia (el MCE)",
-                        "a maior diferença (o MCE)", "suurin ero (MCE)"),
+            about=texts(
+                "the largest gap (the MCE)",
+                "lo scarto massimo (l'MCE)",
+                "la mayor diferencia (el MCE)",
+                "a maior diferença (o MCE)",
+                "suurin ero (MCE)",
+            ),
             hint=texts(
                 "That is the largest gap, the maximum calibration error. The ECE is a weighted average of all three.",
                 "È lo scarto massimo, l'errore di calibrazione massimo. L'ECE è una media pesata di tutti e tre.",
@@ -162,8 +175,13 @@ temperature_decisions = Exercise(
         Mistake(
             "at_half",
             lambda a, b: _changed(a, b, 0.5),
-            about=texts("the count at 0.5", "il conteggio a 0.5", "el recuento en 0.5", "a contagem em 0.5",
-                        "lukumäärä kynnyksellä 0.5"),
+            about=texts(
+                "the count at 0.5",
+                "il conteggio a 0.5",
+                "el recuento en 0.5",
+                "a contagem em 0.5",
+                "lukumäärä kynnyksellä 0.5",
+            ),
             hint=texts(
                 "At 0.5 no decision can change, but the exercise's threshold is 0.2, where the "
                 "logit is not zero: there temperature does move some biopsies across.",
@@ -180,9 +198,13 @@ temperature_decisions = Exercise(
         Mistake(
             "flagged_after",
             lambda a, b: int(np.sum(np.asarray(b) >= EX_THRESHOLD)),
-            about=texts("the biopsies flagged after scaling", "le biopsie segnalate dopo lo scaling",
-                        "las biopsias marcadas después del escalado", "as biópsias sinalizadas depois do escalonamento",
-                        "skaalauksen jälkeen merkityt koepalat"),
+            about=texts(
+                "the biopsies flagged after scaling",
+                "le biopsie segnalate dopo lo scaling",
+                "las biopsias marcadas después del escalado",
+                "as biópsias sinalizadas depois do escalonamento",
+                "skaalauksen jälkeen merkityt koepalat",
+            ),
             hint=texts(
                 "That is how many biopsies are flagged after scaling. Count only those whose decision is "
                 "different from before.",
@@ -227,7 +249,9 @@ best_calibrator = Exercise(
         Mistake(
             "lowest_ece",
             _lowest(lambda y, p: expected_calibration_error(y, p, n_bins=10)),
-            about=texts("the lowest ECE", "l'ECE più basso", "el ECE más bajo", "o ECE mais baixo", "pienin ECE"),
+            about=texts(
+                "the lowest ECE", "l'ECE più basso", "el ECE más bajo", "o ECE mais baixo", "pienin ECE"
+            ),
             hint=texts(
                 "That calibrator has the lowest ECE, which depends on the bins and ignores sharpness. "
                 "The exercise asks for the Brier score.",
@@ -244,8 +268,13 @@ best_calibrator = Exercise(
         Mistake(
             "lowest_log_loss",
             _lowest(lambda y, p: log_loss(y, np.clip(p, 1e-15, 1 - 1e-15))),
-            about=texts("the lowest log loss", "la log loss più bassa", "la log loss más baja", "a log loss mais baixa",
-                        "pienin log loss"),
+            about=texts(
+                "the lowest log loss",
+                "la log loss più bassa",
+                "la log loss más baja",
+                "a log loss mais baixa",
+                "pienin log loss",
+            ),
             hint=texts(
                 "That calibrator wins on log loss, which punishes confident mistakes far more. The "
                 "exercise asks for the Brier score.",

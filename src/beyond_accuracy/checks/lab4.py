@@ -106,7 +106,6 @@ _PICK_SKILL = texts(
 )
 
 
-
 accuracy_pick = Exercise(
     name="accuracy_pick",
     kind="choice",
@@ -123,8 +122,15 @@ accuracy_pick = Exercise(
     ),
     mistakes=(
         Mistake(
-            "by_qwk", _one_pick("qwk"),
-            about=texts("the QWK winner", "il vincitore per QWK", "el ganador por QWK", "o vencedor pelo QWK", "QWK:n voittaja"),
+            "by_qwk",
+            _one_pick("qwk"),
+            about=texts(
+                "the QWK winner",
+                "il vincitore per QWK",
+                "el ganador por QWK",
+                "o vencedor pelo QWK",
+                "QWK:n voittaja",
+            ),
             hint=texts(
                 "That model wins on QWK. The exercise asks for the choice of accuracy, the share of exact answers.",
                 "Quel modello vince per QWK. L'esercizio chiede la scelta dell'accuratezza, la quota di risposte esatte.",
@@ -134,9 +140,15 @@ accuracy_pick = Exercise(
             ),
         ),
         Mistake(
-            "by_one_off", _one_pick("one_off"),
-            about=texts("the one-off winner", "il vincitore per accuratezza entro una classe", "el ganador por exactitud a una clase",
-                        "o vencedor pela acurácia a uma classe", "yhden luokan toleranssin voittaja"),
+            "by_one_off",
+            _one_pick("one_off"),
+            about=texts(
+                "the one-off winner",
+                "il vincitore per accuratezza entro una classe",
+                "el ganador por exactitud a una clase",
+                "o vencedor pela acurácia a uma classe",
+                "yhden luokan toleranssin voittaja",
+            ),
             hint=texts(
                 "That model wins when an answer one class away counts as right. Accuracy counts only exact answers.",
                 "Quel modello vince quando una risposta a una classe di distanza conta come giusta. "
@@ -167,9 +179,15 @@ qwk_pick = Exercise(
     ),
     mistakes=(
         Mistake(
-            "by_accuracy", _one_pick("accuracy"),
-            about=texts("the accuracy winner", "il vincitore per accuratezza", "el ganador por exactitud",
-                        "o vencedor pela acurácia", "tarkkuuden voittaja"),
+            "by_accuracy",
+            _one_pick("accuracy"),
+            about=texts(
+                "the accuracy winner",
+                "il vincitore per accuratezza",
+                "el ganador por exactitud",
+                "o vencedor pela acurácia",
+                "tarkkuuden voittaja",
+            ),
             hint=texts(
                 "That model wins on accuracy. QWK asks whether the predictions rise and fall with the truth: compute it.",
                 "Quel modello vince per accuratezza. Il QWK chiede se le previsioni salgono e scendono con la verità: calcolalo.",
@@ -179,8 +197,15 @@ qwk_pick = Exercise(
             ),
         ),
         Mistake(
-            "by_mae", _one_pick("mae"),
-            about=texts("the MAE winner", "il vincitore per MAE", "el ganador por MAE", "o vencedor pelo MAE", "MAE:n voittaja"),
+            "by_mae",
+            _one_pick("mae"),
+            about=texts(
+                "the MAE winner",
+                "il vincitore per MAE",
+                "el ganador por MAE",
+                "o vencedor pelo MAE",
+                "MAE:n voittaja",
+            ),
             hint=texts(
                 "That model has the lowest MAE, by hugging the middle. QWK compares the agreement with "
                 "the agreement chance would give: compute it.",
@@ -224,8 +249,15 @@ qwk_by_hand = Exercise(
     ),
     mistakes=(
         Mistake(
-            "unweighted", lambda t: _pain_kappa(t, weights=None),
-            about=texts("unweighted kappa", "kappa non pesato", "kappa sin ponderar", "kappa não ponderado", "painottamaton kappa"),
+            "unweighted",
+            lambda t: _pain_kappa(t, weights=None),
+            about=texts(
+                "unweighted kappa",
+                "kappa non pesato",
+                "kappa sin ponderar",
+                "kappa não ponderado",
+                "painottamaton kappa",
+            ),
             hint=texts(
                 "That is the unweighted kappa: every disagreement counts the same. Weight each cell by (i - j)².",
                 "È il kappa non pesato: ogni disaccordo conta uguale. Pesa ogni cella con (i - j)².",
@@ -235,8 +267,11 @@ qwk_by_hand = Exercise(
             ),
         ),
         Mistake(
-            "linear", lambda t: _pain_kappa(t, weights="linear"),
-            about=texts("linear weights", "pesi lineari", "pesos lineales", "pesos lineares", "lineaariset painot"),
+            "linear",
+            lambda t: _pain_kappa(t, weights="linear"),
+            about=texts(
+                "linear weights", "pesi lineari", "pesos lineales", "pesos lineares", "lineaariset painot"
+            ),
             hint=texts(
                 "Those are linear weights, |i - j|. Quadratic weights square the distance.",
                 "Quelli sono pesi lineari, |i - j|. I pesi quadratici elevano al quadrato la distanza.",
@@ -246,9 +281,15 @@ qwk_by_hand = Exercise(
             ),
         ),
         Mistake(
-            "accuracy", lambda t: float(np.trace(pd.DataFrame(t).to_numpy()) / pd.DataFrame(t).to_numpy().sum()),
-            about=texts("the share on the diagonal", "la quota sulla diagonale", "la proporción en la diagonal",
-                        "a proporção na diagonal", "lävistäjän osuus"),
+            "accuracy",
+            lambda t: float(np.trace(pd.DataFrame(t).to_numpy()) / pd.DataFrame(t).to_numpy().sum()),
+            about=texts(
+                "the share on the diagonal",
+                "la quota sulla diagonale",
+                "la proporción en la diagonal",
+                "a proporção na diagonal",
+                "lävistäjän osuus",
+            ),
             hint=texts(
                 "That is the share of exact agreement. Kappa compares the weighted disagreement with what chance would give.",
                 "È la quota di accordo esatto. Il kappa confronta il disaccordo pesato con quello dovuto al caso.",
@@ -258,8 +299,15 @@ qwk_by_hand = Exercise(
             ),
         ),
         Mistake(
-            "no_chance", lambda t: _pain_shortcut(t, chance_divided=None),
-            about=texts("no chance matrix", "senza matrice del caso", "sin matriz del azar", "sem matriz do acaso", "ilman sattumamatriisia"),
+            "no_chance",
+            lambda t: _pain_shortcut(t, chance_divided=None),
+            about=texts(
+                "no chance matrix",
+                "senza matrice del caso",
+                "sin matriz del azar",
+                "sem matriz do acaso",
+                "ilman sattumamatriisia",
+            ),
             hint=texts(
                 "You divided by n instead of by the weighted sum of the chance matrix E.",
                 "Hai diviso per n invece che per la somma pesata della matrice del caso E.",
@@ -269,8 +317,15 @@ qwk_by_hand = Exercise(
             ),
         ),
         Mistake(
-            "chance_not_divided", lambda t: _pain_shortcut(t),
-            about=texts("E not divided by n", "E non diviso per n", "E sin dividir entre n", "E sem dividir por n", "E jakamatta n:llä"),
+            "chance_not_divided",
+            lambda t: _pain_shortcut(t),
+            about=texts(
+                "E not divided by n",
+                "E non diviso per n",
+                "E sin dividir entre n",
+                "E sem dividir por n",
+                "E jakamatta n:llä",
+            ),
             hint=texts(
                 "The chance matrix is row totals × column totals divided by n, so that E adds up to n like O.",
                 "La matrice del caso è totali di riga × totali di colonna diviso n, così E somma a n come O.",
@@ -310,7 +365,13 @@ paradox_qwk = Exercise(
         Mistake(
             "accuracy",
             lambda: float(np.sum(np.asarray(PARADOX_PROPORTIONS) * np.diag(_error_mechanism(3, P_MOVE)))),
-            about=texts("the expected accuracy", "l'accuratezza attesa", "la exactitud esperada", "a acurácia esperada", "odotettu tarkkuus"),
+            about=texts(
+                "the expected accuracy",
+                "l'accuratezza attesa",
+                "la exactitud esperada",
+                "a acurácia esperada",
+                "odotettu tarkkuus",
+            ),
             hint=texts(
                 "That is the expected accuracy, which does not change with the population. Take the QWK.",
                 "È l'accuratezza attesa, che non cambia con la popolazione. Prendi il QWK.",
@@ -320,8 +381,15 @@ paradox_qwk = Exercise(
             ),
         ),
         Mistake(
-            "unweighted", lambda: _expected_kappa(PARADOX_PROPORTIONS, weights=None),
-            about=texts("unweighted kappa", "kappa non pesato", "kappa sin ponderar", "kappa não ponderado", "painottamaton kappa"),
+            "unweighted",
+            lambda: _expected_kappa(PARADOX_PROPORTIONS, weights=None),
+            about=texts(
+                "unweighted kappa",
+                "kappa non pesato",
+                "kappa sin ponderar",
+                "kappa não ponderado",
+                "painottamaton kappa",
+            ),
             hint=texts(
                 "That is the unweighted kappa; the exercise asks for the quadratic-weighted one.",
                 "È il kappa non pesato; l'esercizio chiede quello pesato quadratico.",
@@ -331,9 +399,15 @@ paradox_qwk = Exercise(
             ),
         ),
         Mistake(
-            "equal_thirds", lambda: _expected_kappa(np.full(3, 1 / 3)),
-            about=texts("the value for equal thirds", "il valore per tre terzi uguali", "el valor para tercios iguales",
-                        "o valor para terços iguais", "arvo tasaosuuksilla"),
+            "equal_thirds",
+            lambda: _expected_kappa(np.full(3, 1 / 3)),
+            about=texts(
+                "the value for equal thirds",
+                "il valore per tre terzi uguali",
+                "el valor para tercios iguales",
+                "o valor para terços iguais",
+                "arvo tasaosuuksilla",
+            ),
             hint=texts(
                 "That is the QWK of a population split in equal thirds. Use the shares 0.70, 0.20, 0.10.",
                 "È il QWK di una popolazione divisa in tre terzi uguali. Usa le quote 0.70, 0.20, 0.10.",

@@ -73,8 +73,15 @@ loss_by_hand = Exercise(
     ),
     mistakes=(
         Mistake(
-            "log10", lambda: -math.log10(HAND_PROBABILITY),
-            about=texts("base-10 logarithm", "logaritmo in base 10", "logaritmo en base 10", "logaritmo na base 10", "10-kantainen logaritmi"),
+            "log10",
+            lambda: -math.log10(HAND_PROBABILITY),
+            about=texts(
+                "base-10 logarithm",
+                "logaritmo in base 10",
+                "logaritmo en base 10",
+                "logaritmo na base 10",
+                "10-kantainen logaritmi",
+            ),
             hint=texts(
                 "That is the base-10 logarithm. The loss uses the natural logarithm (np.log).",
                 "È il logaritmo in base 10. La perdita usa il logaritmo naturale (np.log).",
@@ -84,8 +91,15 @@ loss_by_hand = Exercise(
             ),
         ),
         Mistake(
-            "log2", lambda: -math.log2(HAND_PROBABILITY),
-            about=texts("base-2 logarithm", "logaritmo in base 2", "logaritmo en base 2", "logaritmo na base 2", "2-kantainen logaritmi"),
+            "log2",
+            lambda: -math.log2(HAND_PROBABILITY),
+            about=texts(
+                "base-2 logarithm",
+                "logaritmo in base 2",
+                "logaritmo en base 2",
+                "logaritmo na base 2",
+                "2-kantainen logaritmi",
+            ),
             hint=texts(
                 "That is the base-2 logarithm (bits). The loss uses the natural logarithm (np.log).",
                 "È il logaritmo in base 2 (bit). La perdita usa il logaritmo naturale (np.log).",
@@ -95,8 +109,15 @@ loss_by_hand = Exercise(
             ),
         ),
         Mistake(
-            "sign", lambda: math.log(HAND_PROBABILITY),
-            about=texts("the minus sign forgotten", "il segno meno dimenticato", "el signo menos olvidado", "o sinal de menos esquecido", "miinusmerkki unohtunut"),
+            "sign",
+            lambda: math.log(HAND_PROBABILITY),
+            about=texts(
+                "the minus sign forgotten",
+                "il segno meno dimenticato",
+                "el signo menos olvidado",
+                "o sinal de menos esquecido",
+                "miinusmerkki unohtunut",
+            ),
             hint=texts(
                 "A loss is never negative: the formula has a minus sign in front of the logarithm.",
                 "Una perdita non è mai negativa: la formula ha un segno meno davanti al logaritmo.",
@@ -106,9 +127,15 @@ loss_by_hand = Exercise(
             ),
         ),
         Mistake(
-            "other_classes", lambda: -math.log(1 - HAND_PROBABILITY),
-            about=texts("the probability of the other classes", "la probabilità delle altre classi", "la probabilidad de las otras clases",
-                        "a probabilidade das outras classes", "muiden luokkien todennäköisyys"),
+            "other_classes",
+            lambda: -math.log(1 - HAND_PROBABILITY),
+            about=texts(
+                "the probability of the other classes",
+                "la probabilità delle altre classi",
+                "la probabilidad de las otras clases",
+                "a probabilidade das outras classes",
+                "muiden luokkien todennäköisyys",
+            ),
             hint=texts(
                 "Only the probability given to the true class enters the loss, not the rest shared among the others.",
                 "Nella perdita entra solo la probabilità data alla classe vera, non il resto diviso tra le altre.",
@@ -143,8 +170,15 @@ precision_at_30 = Exercise(
     ),
     mistakes=(
         Mistake(
-            "lowest", lambda m, loss: _precision_at(m, loss, lowest=True),
-            about=texts("the 30 lowest losses", "le 30 perdite più basse", "las 30 pérdidas más bajas", "as 30 menores perdas", "30 pienintä häviötä"),
+            "lowest",
+            lambda m, loss: _precision_at(m, loss, lowest=True),
+            about=texts(
+                "the 30 lowest losses",
+                "le 30 perdite più basse",
+                "las 30 pérdidas más bajas",
+                "as 30 menores perdas",
+                "30 pienintä häviötä",
+            ),
             hint=texts(
                 "You took the 30 lowest losses. The hunt starts from the highest: sort by -loss.",
                 "Hai preso le 30 perdite più basse. La caccia parte dalle più alte: ordina per -loss.",
@@ -154,7 +188,8 @@ precision_at_30 = Exercise(
             ),
         ),
         Mistake(
-            "k10", lambda m, loss: _precision_at(m, loss, k=10),
+            "k10",
+            lambda m, loss: _precision_at(m, loss, k=10),
             about=texts("precision@10", "precision@10", "precisión@10", "precisão@10", "täsmällisyys@10"),
             hint=texts(
                 "That is the share among the first 10 images; the exercise asks for the first 30.",
@@ -165,7 +200,8 @@ precision_at_30 = Exercise(
             ),
         ),
         Mistake(
-            "recall", lambda m, loss: float(np.asarray(m)[_ranking(m, loss)[1][:K]].sum() / np.asarray(m).sum()),
+            "recall",
+            lambda m, loss: float(np.asarray(m)[_ranking(m, loss)[1][:K]].sum() / np.asarray(m).sum()),
             about=texts("recall@30", "recall@30", "exhaustividad@30", "revocação@30", "herkkyys@30"),
             hint=texts(
                 "You divided by all the corrupted labels (that is recall@30). Precision@30 divides by the 30 opened images.",
@@ -200,9 +236,15 @@ budget_75 = Exercise(
     ),
     mistakes=(
         Mistake(
-            "zero_based", lambda m, loss: _budget(m, loss) - 1,
-            about=texts("a position counted from 0", "una posizione contata da 0", "una posición contada desde 0",
-                        "uma posição contada a partir de 0", "nollasta laskettu sijainti"),
+            "zero_based",
+            lambda m, loss: _budget(m, loss) - 1,
+            about=texts(
+                "a position counted from 0",
+                "una posizione contata da 0",
+                "una posición contada desde 0",
+                "uma posição contada a partir de 0",
+                "nollasta laskettu sijainti",
+            ),
             hint=texts(
                 "Off by one: that is the position counted from 0. The budget counts opened images from 1.",
                 "Sbagliato di uno: è la posizione contata da 0. Il budget conta le immagini aperte da 1.",
@@ -212,10 +254,15 @@ budget_75 = Exercise(
             ),
         ),
         Mistake(
-            "errors_to_find", lambda m, loss: math.ceil(TARGET * np.asarray(m, dtype=bool).sum() - 1e-9),
-            about=texts("the number of wrong labels to find", "il numero di etichette sbagliate da trovare",
-                        "el número de etiquetas erróneas por encontrar", "o número de rótulos errados a encontrar",
-                        "löydettävien väärien nimiöiden määrä"),
+            "errors_to_find",
+            lambda m, loss: math.ceil(TARGET * np.asarray(m, dtype=bool).sum() - 1e-9),
+            about=texts(
+                "the number of wrong labels to find",
+                "il numero di etichette sbagliate da trovare",
+                "el número de etiquetas erróneas por encontrar",
+                "o número de rótulos errados a encontrar",
+                "löydettävien väärien nimiöiden määrä",
+            ),
             hint=texts(
                 "That is how many wrong labels must be found. The budget is how many images must be opened to find them.",
                 "È quante etichette sbagliate vanno trovate. Il budget è quante immagini bisogna aprire per trovarle.",
@@ -225,9 +272,15 @@ budget_75 = Exercise(
             ),
         ),
         Mistake(
-            "random_order", lambda m, loss: round(TARGET * len(np.asarray(m))),
-            about=texts("the budget in random order", "il budget in ordine casuale", "el presupuesto en orden aleatorio",
-                        "o orçamento em ordem aleatória", "budjetti satunnaisessa järjestyksessä"),
+            "random_order",
+            lambda m, loss: round(TARGET * len(np.asarray(m))),
+            about=texts(
+                "the budget in random order",
+                "il budget in ordine casuale",
+                "el presupuesto en orden aleatorio",
+                "o orçamento em ordem aleatória",
+                "budjetti satunnaisessa järjestyksessä",
+            ),
             hint=texts(
                 "That is what a random order needs on average. Use the ranking by loss (curve).",
                 "È ciò che serve in media in ordine casuale. Usa la classifica per perdita (curve).",
@@ -237,8 +290,15 @@ budget_75 = Exercise(
             ),
         ),
         Mistake(
-            "target_80", lambda m, loss: _budget(m, loss, 0.8),
-            about=texts("the budget for 80 %", "il budget per l'80 %", "el presupuesto para el 80 %", "o orçamento para 80%", "budjetti 80 %:lle"),
+            "target_80",
+            lambda m, loss: _budget(m, loss, 0.8),
+            about=texts(
+                "the budget for 80 %",
+                "il budget per l'80 %",
+                "el presupuesto para el 80 %",
+                "o orçamento para 80%",
+                "budjetti 80 %:lle",
+            ),
             hint=texts(
                 "That is the budget for 80 % of the wrong labels; the exercise asks for 75 %.",
                 "È il budget per l'80 % delle etichette sbagliate; l'esercizio chiede il 75 %.",
