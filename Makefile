@@ -9,7 +9,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: setup book student test notebooks figures bench serve lock clean
+.PHONY: setup book student test notebooks figures bench serve lock clean grade
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ notebooks: $(STAMP)        ## re-execute every chapter/lab and re-sync its .ipyn
 
 figures: $(STAMP)          ## regenerate every figure in every language
 	$(PY) -m tools.figures
+
+grade: $(STAMP)            ## grade submissions: make grade LAB=3 LANG=it SUBMISSIONS=path/ [OUT=path/]
+	$(PY) -m tools.grading --lab "$(LAB)" --lang "$(LANG)" --submissions "$(SUBMISSIONS)" \
+	    $(if $(OUT),--out "$(OUT)") --jobs $(JOBS)
 
 bench: $(STAMP)            ## build and execution timings (prints figures, asserts nothing)
 	$(PY) -m tools.bench

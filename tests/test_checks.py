@@ -1,90 +1,301 @@
-"""Self-tests of every lab check: right on the solution, wrong on wrong answers, 'not attempted'
-on the placeholder, and never printing the expected value."""
+"""Self-tests of the labs' checks and of their engine.
 
-import importlib
-import pkgutil
+Expected answers come from an independent source: small inputs typed here whose answer is worked
+out by hand in a comment, or a computation with another library call. Answers are written as a
+student would type them: right, wrong (the plausible mistakes) and malformed (``()``, a short
+tuple, NaN, a string, a percentage, a decimal comma). The answer keys' own check cells are
+re-checked by nbval and by tests/test_grading.py."""
 
+import math
+
+import numpy as np
+import pandas as pd
 import pytest
 
-import beyond_accuracy.checks as checks_pkg
 from beyond_accuracy import LANGUAGES, fmt
-from beyond_accuracy.checks import BAD_FORM, CORRECT, NOT_ATTEMPTED, NOT_YET, Checker, Exercise
+from beyond_accuracy.checks import lab1, lab2, lab3, lab4, lab5
+from beyond_accuracy.checks._engine import (
+    BAD_FORM,
+    CORRECT,
+    NOT_ATTEMPTED,
+    NOT_YET,
+    Checker,
+    Exercise,
+    Mistake,
+    exercises_of,
+    texts,
+    verdict,
+)
 
-MODULES = [
-    importlib.import_module(f"beyond_accuracy.checks.{m.name}")
-    for m in pkgutil.iter_modules(checks_pkg.__path__)
-    if not m.name.startswith("_")
-]
-EXERCISES = [(m.__name__.rsplit(".", 1)[1], ex) for m in MODULES for ex in m.check.exercises.values()]
-
-
-def test_every_lab_has_checks():
-    assert MODULES and all(isinstance(m.check, Checker) for m in MODULES)
-
-
-@pytest.mark.parametrize("lab, ex", EXERCISES, ids=[f"{lab}.{ex.name}" for lab, ex in EXERCISES])
-def test_check_accepts_the_solution_and_rejects_wrong_answers(lab, ex):
-    assert ex.grade(ex.solve() if ex.kind != "choice" else sorted(ex.solve())[0]) == CORRECT
-    assert ex.grade(...) == NOT_ATTEMPTED
-    assert ex.wrong_answers(), f"{lab}.{ex.name} has no wrong examples to self-test with"
-    for wrong in ex.wrong_answers():
-        assert ex.grade(wrong) in (NOT_YET, BAD_FORM), f"{lab}.{ex.name} accepted the wrong answer {wrong!r}"
+H = texts("h", "h", "h", "h", "h")
 
 
-def rendered(value):
-    if isinstance(value, str):
-        return {value}
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        out = {repr(value)}
-        if isinstance(value, float):
-            out |= {fmt(value, d, lang=lang) for d in (2, 3) for lang in LANGUAGES}
-        return out
-    return {repr(tuple(value)), repr(list(value))}
+def ex(**kw):
+    base = {"name": "x", "kind": "number", "expected": lambda: 0.25, "hint": H, "skill": H}
+    return Exercise(**{**base, **kw})
 
 
-@pytest.mark.parametrize("lab, ex", EXERCISES, ids=[f"{lab}.{ex.name}" for lab, ex in EXERCISES])
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_feedback_is_localised_and_never_reveals_the_answer(lab, ex, lang):
-    expected = ex.solve()
-    for answer in (*ex.wrong_answers(), ..., "not a valid answer form" if ex.kind != "choice" else 12):
-        text = ex.feedback(answer, lang=lang)
-        assert text.split()[0] in {"❌", "✏️", "⚠️"}
-        values = [expected] if ex.kind != "choice" else []
-        for value in values:
-            for shown in rendered(value):
-                if len(shown) > 1:
-                    assert shown not in text, f"{lab}.{ex.name} feedback reveals {shown!r}"
-    assert ex.hint[lang] and ex.form[lang]
+# --- the engine, one answer kind at a time ---------------------------------------------------------
+
+
+def test_number_kind():
+    e = ex(tol=0.005, proportion=True)
+    assert e.grade(0.25).status == CORRECT
+    assert e.grade(0.254).status == CORRECT
+    assert e.grade(0.256).status == NOT_YET
+    assert e.grade(...).status == NOT_ATTEMPTED
+    assert e.grade(25) == (BAD_FORM, "percentage", None)
+    assert e.grade(250).reason == "range"
+    assert e.grade(-0.1).reason == "range"
+    assert e.grade((0, 25)).reason == "comma"  # answer = 0,25
+    assert e.grade(float("nan")).reason == "type"
+    assert e.grade("0.25").reason == "type"
+    assert e.grade(True).reason == "type"
+    assert e.grade(np.float64(0.25)).status == CORRECT
+
+
+def test_numbers_kind_checks_length_and_every_element():
+    e = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75), tol=0.005, proportion=True)
+    assert e.grade((0.5, 0.75)).status == CORRECT
+    assert e.grade([0.5, 0.75]).status == CORRECT
+    assert e.grade(np.array([0.5, 0.75])).status == CORRECT
+    assert e.grade((0.5, 0.8)).status == NOT_YET
+    assert e.grade((0.75, 0.5)).status == NOT_YET
+    assert e.grade(()).reason == "length"
+    assert e.grade((0.5,)).reason == "length"
+    assert e.grade((0.5, 0.75, 0.1)).reason == "length"
+    assert e.grade((0, 5, 0, 75)).reason == "comma"  # (0,5, 0,75)
+    assert e.grade((0.5, float("nan"))).reason == "type"
+    assert e.grade("0.5, 0.75").reason == "type"
+    assert e.grade((50, 75)).reason == "percentage"
+    assert e.grade((0.5, ...)).status == NOT_ATTEMPTED
+    assert e.grade({0.5, 0.75}).reason == "type"
+
+
+def test_whole_numbers():
+    e = ex(kind="numbers", size=4, whole=True, order="(tp, fp, fn, tn)", expected=lambda: (7, 2, 3, 8))
+    assert e.grade((7, 2, 3, 8)).status == CORRECT
+    assert e.grade((7.0, 2.0, 3.0, 8.0)).status == CORRECT
+    assert e.grade((7, 2, 3)).reason == "length"
+    assert e.grade((7.5, 2, 3, 8)).reason == "whole"
+    assert e.grade((8, 3, 2, 7)).status == NOT_YET
+    one = ex(whole=True, expected=lambda: 12)
+    assert one.grade(12).status == CORRECT and one.grade(13).status == NOT_YET
+    assert one.grade(-1).reason == "range"
+
+
+def test_choice_kind():
+    e = ex(kind="choice", options=("top", "bottom", "neither"), expected=lambda: "bottom")
+    assert e.grade("bottom").status == CORRECT
+    assert e.grade("  Bottom ").status == CORRECT
+    assert e.grade("top").status == NOT_YET
+    assert e.grade("the bottom").reason == "option"
+    assert e.grade(1).reason == "type"
+    several = ex(kind="choice", options=("a", "b", "c"), expected=lambda: ("a", "b"))
+    assert several.grade("b").status == CORRECT and several.grade("c").status == NOT_YET
+
+
+def test_mistakes_get_their_own_hint_and_never_the_answer():
+    hint = texts("swapped", "scambiati", "intercambiados", "trocados", "vaihdettu")
+    e = ex(
+        kind="numbers",
+        size=2,
+        order="(a, b)",
+        expected=lambda a, b: (a, b),
+        mistakes=(Mistake("swapped", lambda a, b: (b, a), hint=hint),),
+    )
+    assert e.grade((0.2, 0.1), 0.1, 0.2) == (NOT_YET, None, "swapped")
+    assert e.grade((0.3, 0.1), 0.1, 0.2) == (NOT_YET, None, None)
+    for lang in LANGUAGES:
+        assert e.feedback((0.2, 0.1), 0.1, 0.2, lang=lang).endswith(hint[lang])
+
+
+def test_every_form_message_says_write_decimals_with_a_point():
+    e = ex(kind="numbers", size=2, order="(p, r)", expected=lambda: (0.95, 0.91))
+    italian = e.feedback((0, 95, 0, 91), lang="it")  # (0,95, 0,91)
+    assert italian.startswith("⚠️") and "0.35, non 0,35" in italian and "virgola" in italian
+    for lang in LANGUAGES:
+        for answer in ((0, 95, 0, 91), (), "x", (0.9,)):
+            assert "0.35" in e.feedback(answer, lang=lang) and "0,35" in e.feedback(answer, lang=lang)
+
+
+def test_checker_hides_the_exercises():
+    e = ex()
+    check = Checker(e)
+    assert dir(check) == ["x"]
+    assert not [a for a in dir(check) if "exercise" in a or "solve" in a]
+    with pytest.raises(AttributeError, match="no check named"):
+        check.exercises  # noqa: B018
+    with pytest.raises(AttributeError, match="cannot be changed"):
+        check.x = None
+    assert exercises_of(check) == {"x": e}
+    assert verdict(check, "x", 0.25)["status"] == CORRECT
+    with pytest.raises(ValueError, match="no exercise named"):
+        verdict(check, "y", 0.25)
 
 
 def test_checker_prints_feedback(capsys):
-    ex = Exercise(
-        "double",
-        solve=lambda: 4,
-        kind="number",
-        hint=dict.fromkeys(LANGUAGES, "h"),
-        form=dict.fromkeys(LANGUAGES, "a number"),
-        wrong_examples=(3,),
-    )
-    check = Checker(ex)
-    check.double(4)
-    check.double(5)
-    check.double(...)
-    check.double("four")
-    lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["✅", "❌", "✏️", "⚠️"]
-    with pytest.raises(AttributeError, match="no check named"):
-        check.triple(3)
+    check = Checker(ex())
+    for answer in (0.25, 0.3, ..., "four"):
+        check.x(answer)
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == ["✅", "❌", "✏️", "⚠️"]
 
 
-def test_exercise_requires_every_language():
+def test_exercise_validates_its_definition():
     with pytest.raises(ValueError, match="lacks a hint"):
-        Exercise("x", solve=lambda: 1, kind="number", hint={"en": "h"}, form=dict.fromkeys(LANGUAGES, "f"))
+        ex(hint={"en": "h"})
     with pytest.raises(ValueError, match="unknown kind"):
-        Exercise(
-            "x",
-            solve=lambda: 1,
-            kind="essay",
-            hint=dict.fromkeys(LANGUAGES, "h"),
-            form=dict.fromkeys(LANGUAGES, "f"),
-        )
+        ex(kind="essay")
+    with pytest.raises(ValueError, match="size of at least 2"):
+        ex(kind="numbers")
+    with pytest.raises(ValueError, match="at least two options"):
+        ex(kind="choice", options=("a",))
+
+
+# --- the labs' checks, on typed inputs with hand-worked answers ------------------------------------
+
+
+def grade(module, name, answer, *inputs):
+    return verdict(module.check, name, answer, *inputs)
+
+
+def test_lab1_counts_precision_recall_and_f2():
+    # 7 biopsies; threshold 0.37 flags p >= 0.37: TP = 2 (0.9, 0.37), FP = 1 (0.5), FN = 1 (0.1), TN = 3
+    y = pd.Series([1, 1, 1, 0, 0, 0, 0])
+    p = np.array([0.9, 0.37, 0.1, 0.5, 0.2, 0.05, 0.01])
+    assert grade(lab1, "counts", (2, 1, 1, 3), y, p)["status"] == CORRECT
+    assert grade(lab1, "counts", (2, 1, 1, 3.0), y, p)["status"] == CORRECT
+    assert grade(lab1, "counts", (2, 1, 1, 3), y, p)["points"] == 1
+    assert grade(lab1, "counts", (3, 1, 1, 2), y, p)["mistake"] == "sklearn_order"
+    assert grade(lab1, "counts", (2, 1, 1, 3), y, p + 0.2)["status"] == NOT_YET  # other inputs, other answer
+    assert grade(lab1, "counts", (), y, p)["reason"] == "length"
+    assert grade(lab1, "counts", (2, 1), y, p)["reason"] == "length"
+    assert grade(lab1, "counts", ..., y, p)["status"] == NOT_ATTEMPTED
+    # precision 2/3, recall 2/3; typed by hand with two decimals
+    assert grade(lab1, "precision_recall", (0.67, 0.67), y, p)["status"] == CORRECT
+    assert grade(lab1, "precision_recall", (66.67, 66.67), y, p)["reason"] == "percentage"
+    assert grade(lab1, "precision_recall", (0.5, 0.67), y, p)["mistake"] == "precision_with_fn"  # 2/4
+    # F2 by hand on the thresholds 0.3 and 0.6: at 0.3 (TP 2, FP 1, FN 1) F2 = 10/15; at 0.6 (TP 1, FN 2) 5/13
+    assert grade(lab1, "best_f2", 0.3, y, p, [0.3, 0.6])["status"] == CORRECT
+    assert grade(lab1, "best_f2", 0.6, y, p, [0.3, 0.6])["status"] == NOT_YET
+    assert grade(lab1, "best_f2", 30, y, p, [0.3, 0.6])["reason"] == "percentage"
+
+
+def test_lab1_micro_f1_is_the_accuracy_row():
+    y_true = np.array([0, 0, 0, 0, 1, 1, 2, 2, 2, 2])
+    y_pred = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 0])
+    assert grade(lab1, "micro_f1", "accuracy", y_true, y_pred)["status"] == CORRECT
+    assert grade(lab1, "micro_f1", "macro avg", y_true, y_pred)["mistake"] == "macro"
+    assert grade(lab1, "micro_f1", "micro avg", y_true, y_pred)["reason"] == "option"
+
+
+def test_lab2_exercises():
+    # tau* = (25 - 0) / ((25 - 0) + (120 - 10)) = 25 / 135
+    assert grade(lab2, "tau_star", 25 / 135)["status"] == CORRECT
+    assert grade(lab2, "tau_star", 0.19)["status"] == CORRECT  # by hand, two decimals
+    assert grade(lab2, "tau_star", 18.52)["reason"] == "percentage"
+    assert grade(lab2, "tau_star", 1 - 25 / 135)["mistake"] == "complement"
+    assert grade(lab2, "tau_star", 25 / 145)["mistake"] == "caught_fraud_free"
+    assert grade(lab2, "tau_star", (0, 19))["reason"] == "comma"
+    # recall 0.9, specificity 0.99 at prevalence 0.001: 0.0009 / (0.0009 + 0.01 * 0.999)
+    right = 0.0009 / (0.0009 + 0.00999)
+    assert grade(lab2, "precision_screening", right, 0.9, 0.99)["status"] == CORRECT
+    assert grade(lab2, "precision_screening", 0.0009, 0.9, 0.99)["status"] == NOT_YET
+    # two levers, 100 transactions; costs per transaction: a = (5*8 + 5*20 + 200*2)/100 = 5.4,
+    # b = (5*9 + 5*60 + 200*1)/100 = 5.45, so "a" even though "b" has the higher recall
+    table = pd.DataFrame(
+        {"tp": [8, 9], "fp": [20, 60], "fn": [2, 1], "recall": [0.8, 0.9], "f1": [0.4, 0.2]},
+        index=["baseline", "class_weights"],
+    )
+    costs = {"c_fp": 5, "c_tp": 5, "c_fn": 200, "c_tn": 0}
+    assert grade(lab2, "best_lever", "baseline", table, costs, 100)["status"] == CORRECT
+    assert grade(lab2, "best_lever", "class_weights", table, costs, 100)["mistake"] == "best_recall"
+    assert grade(lab2, "best_lever", "the threshold", table, costs, 100)["reason"] == "option"
+
+
+def test_lab3_exercises():
+    rain = pd.DataFrame({"forecast": [0.1, 0.4, 0.7], "days": [50, 250, 100], "rainy": [10, 95, 85]})
+    # gaps 0.1, 0.02, 0.15 weighted by 50, 250, 100 of 400 days: (5 + 5 + 15) / 400
+    assert grade(lab3, "rain_ece", 25 / 400, rain)["status"] == CORRECT
+    assert grade(lab3, "rain_ece", 0.06, rain)["status"] == CORRECT
+    assert grade(lab3, "rain_ece", 0.09, rain)["mistake"] == "unweighted"
+    assert grade(lab3, "rain_ece", 6.25, rain)["reason"] == "percentage"
+    before = np.array([0.1, 0.25, 0.6, 0.15])
+    after = np.array([0.21, 0.3, 0.55, 0.19])  # at 0.2 only the first changes
+    assert grade(lab3, "temperature_decisions", 1, before, after)["status"] == CORRECT
+    assert grade(lab3, "temperature_decisions", 0, before, after)["mistake"] == "at_half"
+    assert grade(lab3, "temperature_decisions", 1.5, before, after)["reason"] == "whole"
+    y = np.array([1, 0, 1, 0])
+    probs = {
+        ("naive Bayes", "temperature"): np.array([0.6, 0.4, 0.6, 0.4]),
+        ("naive Bayes", "sigmoid"): np.array([0.9, 0.1, 0.8, 0.2]),
+        ("naive Bayes", "isotonic"): np.array([1.0, 0.5, 0.5, 0.0]),
+    }
+    # Brier: temperature 0.16, sigmoid 0.025, isotonic 0.125
+    assert grade(lab3, "best_calibrator", "sigmoid", y, probs)["status"] == CORRECT
+    assert grade(lab3, "best_calibrator", "isotonic", y, probs)["status"] == NOT_YET
+    assert grade(lab3, "best_calibrator", "platt", y, probs)["reason"] == "option"
+
+
+def test_lab4_exercises():
+    pain = pd.DataFrame([[6, 2, 0], [1, 5, 1], [1, 1, 3]], index=["a", "b", "c"], columns=["a", "b", "c"])
+    # by hand: W = (i - j)^2 / 4, so sum W*O = 0.25 * (2 + 1 + 1 + 1) + 1 * 1 = 2.25;
+    # E = outer(rows (8, 7, 5), columns (8, 8, 4)) / 20, so sum W*E = 0.8 + 1.6 + 0.7 + 0.35 + 2 + 0.5 = 5.95
+    by_hand = 1 - 2.25 / 5.95
+    assert grade(lab4, "qwk_by_hand", by_hand, pain)["status"] == CORRECT
+    assert grade(lab4, "qwk_by_hand", 0.62, pain)["status"] == CORRECT
+    assert grade(lab4, "qwk_by_hand", 0.7, pain)["mistake"] == "accuracy"
+    y = np.array([1, 2, 3, 4, 5, 5])
+    preds = {
+        "majority": np.full(6, 5),
+        "ordinal LR": np.array([1, 2, 3, 4, 4, 5]),
+        "multinomial LR": np.array([2, 2, 4, 4, 5, 5]),
+    }
+    assert grade(lab4, "accuracy_pick", "ordinal LR", y, preds)["status"] == CORRECT
+    assert grade(lab4, "qwk_pick", "ordinal LR", y, preds)["status"] == CORRECT
+    assert grade(lab4, "qwk_pick", "majority", y, preds)["status"] == NOT_YET
+    assert grade(lab4, "qwk_pick", "ordinal", y, preds)["reason"] == "option"
+
+
+def test_lab4_paradox_against_a_simulation():
+    rng = np.random.default_rng(0)
+    truth = rng.choice(3, size=200_000, p=[0.7, 0.2, 0.1])
+    move = rng.random(truth.size) < 0.2
+    step = np.where(rng.random(truth.size) < 0.5, -1, 1)
+    grade_ = np.where(move, np.clip(truth + step, 0, 2), truth)  # a move off the edge stays put
+    from sklearn.metrics import cohen_kappa_score
+
+    simulated = cohen_kappa_score(truth, grade_, weights="quadratic")
+    assert grade(lab4, "paradox_qwk", simulated)["status"] == CORRECT
+    assert grade(lab4, "paradox_qwk", 0.9)["status"] == NOT_YET
+
+
+def test_lab5_exercises():
+    assert grade(lab5, "loss_by_hand", 1.61)["status"] == CORRECT
+    assert grade(lab5, "loss_by_hand", math.log10(5))["mistake"] == "log10"
+    assert grade(lab5, "loss_by_hand", -1.61)["mistake"] == "sign"
+    corrupted = np.zeros(100, dtype=bool)
+    corrupted[:20] = True
+    loss = np.linspace(5, 0.01, 100)  # the corrupted images have the 20 highest losses
+    assert grade(lab5, "precision_at_30", 20 / 30, corrupted, loss)["status"] == CORRECT
+    assert grade(lab5, "precision_at_30", 1.0, corrupted, loss)["mistake"] == "k10"
+    assert grade(lab5, "precision_at_30", 66.7, corrupted, loss)["reason"] == "percentage"
+    # 75 % of 20 is 15 wrong labels, the 15th at k = 15
+    assert grade(lab5, "budget_75", 15, corrupted, loss)["status"] == CORRECT
+    assert grade(lab5, "budget_75", 14, corrupted, loss)["mistake"] == "zero_based"
+    assert grade(lab5, "budget_75", 16, corrupted, loss)["mistake"] == "target_80"
+    leaked = np.zeros(300, dtype=bool)
+    leaked[-100:] = True
+    loss_leaky = np.linspace(3, 0, 300)  # the leaked images have the lowest losses
+    assert grade(lab5, "leak_tail", "bottom", leaked, loss_leaky)["status"] == CORRECT
+    assert grade(lab5, "leak_tail", "top", leaked, loss_leaky)["status"] == NOT_YET
+
+
+@pytest.mark.parametrize("module", [lab1, lab2, lab3, lab4, lab5], ids=lambda m: m.__name__.rsplit(".")[-1])
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_exercise_speaks_every_language(module, lang):
+    for exercise in exercises_of(module.check).values():
+        assert exercise.hint[lang] and exercise.skill[lang] and exercise.form_text(lang)
+        assert all(m.hint[lang] for m in exercise.mistakes)
+        text = exercise.message(exercise.grade(...), lang)
+        assert text.startswith("✏️") and fmt(0.5, 3, lang=lang) not in text

@@ -1,271 +1,427 @@
 """Checks of lab 1, "A screening tool on real biopsies".
 
-Every expected answer is computed here with the lab's own procedure: the same three-way split
-(same ``random_state``), the same models and the same thresholds. If the data, scikit-learn or
-the lab drift apart, the lab's stored "Correct" verdicts stop matching and the tests say so.
+Every expected answer is computed from the objects the lab's check cell passes (the student's
+validation labels and probabilities, the student's digits predictions), so the checks stay fair
+when the lab is rerun with another ``SEED`` or with ``load_biopsies(features="mean")``.
 
-In the lab: ``from beyond_accuracy.checks.lab1 import check``, then ``check.counts(answer)``.
+In the lab: ``from beyond_accuracy.checks.lab1 import check``, then
+``check.counts(answer_counts, y_val, proba_val["LogisticRegression"])``.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
-from sklearn.datasets import load_digits
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import classification_report, f1_score, precision_score, recall_score
-from sklearn.model_selection import train_test_split
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.metrics import classification_report, f1_score
 
-from ..datasets import load_biopsies
-from ..metrics import confusion_counts, threshold_table
-from ._engine import Checker, Exercise
+from ._engine import Checker, Exercise, Mistake, texts
 
-# The lab's settings, repeated here so that the checks reproduce its numbers.
-SEED = 0
-COUNTS_THRESHOLD = 0.4  # the threshold of the "counts" and "precision_recall" exercises
-SWEEP = np.round(np.linspace(0.10, 0.90, 17), 2)  # 0.10, 0.15, ..., 0.90
+EX_THRESHOLD = 0.37  # the threshold of the "counts" and "precision_recall" exercises (not in the sweep)
+REPORT_ROWS = ("accuracy", "macro avg", "weighted avg")  # the options of the "micro_f1" exercise
 
 
-@lru_cache(maxsize=1)
-def _validation_probabilities() -> tuple[np.ndarray, np.ndarray]:
-    """The validation labels and the logistic regression's probabilities of malignancy (step 2-3)."""
-    X, y = load_biopsies()
-    X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=SEED)
-    X_val, _, y_val, _ = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=SEED)
-    model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train)
-    y_val = y_val.to_numpy()
-    proba = model.predict_proba(X_val)[:, 1]
-    y_val.setflags(write=False)
-    proba.setflags(write=False)
-    return y_val, proba
+def _counts(y_true, proba, threshold: float, strict: bool = False) -> tuple[int, int, int, int]:
+    y = np.asarray(y_true).astype(int)
+    p = np.asarray(proba, dtype=float)
+    if y.shape != p.shape or y.ndim != 1:
+        raise ValueError("pass the validation labels and one probability per biopsy")
+    flagged = p > threshold if strict else p >= threshold
+    tp = int(np.sum(flagged & (y == 1)))
+    fp = int(np.sum(flagged & (y == 0)))
+    fn = int(np.sum(~flagged & (y == 1)))
+    tn = int(np.sum(~flagged & (y == 0)))
+    return tp, fp, fn, tn
 
 
-@lru_cache(maxsize=1)
-def _digits_test_predictions() -> tuple[np.ndarray, np.ndarray]:
-    """The digits test labels and the logistic regression's predictions (step 10)."""
-    X, y = load_digits(return_X_y=True)
-    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, stratify=y, random_state=SEED)
-    model = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_train, y_train)
-    y_pred = model.predict(X_test)
-    y_test.setflags(write=False)
-    y_pred.setflags(write=False)
-    return y_test, y_pred
+def _pr(counts) -> tuple[float, float]:
+    tp, fp, fn, _ = counts
+    return tp / (tp + fp), tp / (tp + fn)
 
 
-def _flagged_at_counts_threshold() -> tuple[np.ndarray, np.ndarray]:
-    y_val, proba = _validation_probabilities()
-    return y_val, (proba >= COUNTS_THRESHOLD).astype(int)
+def _f_beta(counts, beta: float) -> float:
+    tp, fp, fn, _ = counts
+    b2 = beta**2
+    return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
 
 
-def _solve_counts() -> tuple[int, int, int, int]:
-    return tuple(confusion_counts(*_flagged_at_counts_threshold()))
+def _best_threshold(y_true, proba, thresholds, beta: float, lowest: bool = True) -> float:
+    values = [_f_beta(_counts(y_true, proba, t), beta) for t in thresholds]
+    best = max(values)
+    tied = [float(t) for t, v in zip(thresholds, values) if v == best]
+    return min(tied) if lowest else max(tied)
 
 
-def _solve_precision_recall() -> tuple[float, float]:
-    y_val, flagged = _flagged_at_counts_threshold()
-    return (float(precision_score(y_val, flagged)), float(recall_score(y_val, flagged)))
+def _highest_tied(y_true, proba, thresholds):
+    high = _best_threshold(y_true, proba, thresholds, 2, lowest=False)
+    return high if high != _best_threshold(y_true, proba, thresholds, 2) else None
 
 
-def _solve_best_f2() -> float:
-    y_val, proba = _validation_probabilities()
-    sweep = threshold_table(y_val, proba, SWEEP, betas=(1, 2))
-    return float(sweep.loc[sweep["f2"].idxmax(), "threshold"])  # ties: the lowest threshold
-
-
-def _wrong_counts() -> tuple:
-    """scikit-learn's order (tn, fp, fn, tp), FP and FN swapped, the counts at threshold 0.5."""
-    tp, fp, fn, tn = _solve_counts()
-    y_val, proba = _validation_probabilities()
-    at_half = tuple(confusion_counts(y_val, (proba >= 0.5).astype(int)))
-    return tuple({(tn, fp, fn, tp), (tp, fn, fp, tn), at_half} - {(tp, fp, fn, tn)})
-
-
-def _wrong_precision_recall() -> tuple:
-    """The pair swapped, and precision computed as TP / (TP + FP + FN)."""
-    tp, fp, fn, tn = _solve_counts()
-    precision, recall = _solve_precision_recall()
-    return ((recall, precision), (tp / (tp + fp + fn), recall))
-
-
-def _wrong_best_f2() -> tuple:
-    """The best-F1 threshold, the habitual 0.5, and the next step of the sweep."""
-    y_val, proba = _validation_probabilities()
-    sweep = threshold_table(y_val, proba, SWEEP, betas=(1, 2))
-    best_f1 = float(sweep.loc[sweep["f1"].idxmax(), "threshold"])
-    best = _solve_best_f2()
-    return tuple({best_f1, 0.5, round(best + 0.05, 2)} - {best})
-
-
-# What a reader may call each row of classification_report, in the five languages of the course.
-_ROW_NAMES = {
-    "accuracy": (
-        "accuracy",
-        "accuratezza",
-        "exactitud",
-        "acurácia",
-        "acuracia",
-        "exatidão",
-        "exatidao",
-        "tarkkuus",
-    ),
-    "macro avg": ("macro avg", "macro average", "macro"),
-    "weighted avg": ("weighted avg", "weighted average", "weighted"),
-}
-
-
-def _solve_micro_f1() -> tuple[str, ...]:
-    """The names of the report rows whose f1-score column equals the micro-averaged F1."""
-    y_test, y_pred = _digits_test_predictions()
-    micro_f1 = f1_score(y_test, y_pred, average="micro")
-    report = classification_report(y_test, y_pred, output_dict=True)
-    rows = {
+def _report_rows(y_true, y_pred) -> dict[str, float]:
+    report = classification_report(y_true, y_pred, output_dict=True, zero_division=0)
+    return {
         "accuracy": report["accuracy"],
         "macro avg": report["macro avg"]["f1-score"],
         "weighted avg": report["weighted avg"]["f1-score"],
     }
-    return tuple(
-        name for row, value in rows.items() if abs(value - micro_f1) < 1e-12 for name in _ROW_NAMES[row]
-    )
+
+
+def _micro_row(y_true, y_pred) -> tuple[str, ...]:
+    """Every report row whose f1-score equals the micro-averaged F1 (in a single-label problem,
+    one row always does)."""
+    micro = f1_score(y_true, y_pred, average="micro")
+    return tuple(row for row, value in _report_rows(y_true, y_pred).items() if abs(value - micro) < 1e-12)
+
+
+def _row_if_distinct(row: str):
+    def value(y_true, y_pred):
+        return None if row in _micro_row(y_true, y_pred) else row
+
+    return value
 
 
 counts = Exercise(
     name="counts",
-    solve=_solve_counts,
     kind="numbers",
-    hint={
-        "en": "Flag a biopsy as malignant when the logistic regression's probability of malignancy "
-        "is at least the threshold (>=, not >), and count on the validation set only. With its "
-        "default label order, scikit-learn's confusion_matrix starts with TN: give the counts "
-        "in the order TP, FP, FN, TN.",
-        "it": "Segnala una biopsia come maligna quando la probabilità di malignità stimata dalla "
-        "regressione logistica è almeno pari alla soglia (>=, non >) e fai il conteggio solo "
-        "sull'insieme di validazione. Con l'ordine predefinito delle etichette, confusion_matrix di "
-        "scikit-learn comincia da TN: scrivi i conteggi nell'ordine TP, FP, FN, TN.",
-        "es": "Marca una biopsia como maligna cuando la probabilidad de malignidad que da la "
-        "regresión logística es mayor o igual que el umbral (>=, no >), y haz el recuento "
-        "solo en el conjunto de validación. Con el orden de etiquetas por defecto, confusion_matrix de scikit-learn "
-        "empieza por TN: da los recuentos en el orden TP, FP, FN, TN.",
-        "pt": "Sinalize uma biópsia como maligna quando a probabilidade de malignidade dada pela "
-        "regressão logística for maior ou igual ao limiar (>=, não >) e conte apenas no conjunto de "
-        "validação. Com a ordem padrão dos rótulos, a confusion_matrix do scikit-learn começa "
-        "por TN: informe as contagens na ordem TP, FP, FN, TN.",
-        "fi": "Merkitse koepala pahanlaatuiseksi, kun logistisen regression antama pahanlaatuisuuden "
-        "todennäköisyys on vähintään kynnysarvo (>=, ei >), ja laske vain validointiaineistosta. "
-        "Nimiöiden oletusjärjestyksellä scikit-learnin confusion_matrix alkaa TN:stä: anna lukumäärät "
-        "järjestyksessä TP, FP, FN, TN.",
-    },
-    form={
-        "en": "a tuple of four whole numbers, (tp, fp, fn, tn).",
-        "it": "una tupla di quattro numeri interi, (tp, fp, fn, tn).",
-        "es": "una tupla de cuatro números enteros, (tp, fp, fn, tn).",
-        "pt": "uma tupla de quatro números inteiros, (tp, fp, fn, tn).",
-        "fi": "neljän kokonaisluvun monikko (tuple), (tp, fp, fn, tn).",
-    },
-    tol=0.0,
-    wrong_examples=lambda: _wrong_counts(),
+    size=4,
+    whole=True,
+    order="(tp, fp, fn, tn)",
+    inputs=("y_val", 'proba_val["LogisticRegression"]'),
+    expected=lambda y, p: _counts(y, p, EX_THRESHOLD),
+    skill=texts(
+        "Turn probabilities into decisions at a threshold and read the four cells of a confusion matrix.",
+        "Trasformare probabilità in decisioni con una soglia e leggere le quattro celle di una matrice di confusione.",
+        "Convertir probabilidades en decisiones con un umbral y leer las cuatro celdas de una matriz de confusión.",
+        "Transformar probabilidades em decisões com um limiar e ler as quatro células de uma matriz de confusão.",
+        "Muuttaa todennäköisyydet päätöksiksi kynnysarvolla ja lukea sekaannusmatriisin neljä solua.",
+    ),
+    hint=texts(
+        "Flag a biopsy when its probability is at least the threshold (>=), count on the validation "
+        "set only, and give the counts in the order TP, FP, FN, TN.",
+        "Segnala una biopsia quando la sua probabilità è almeno pari alla soglia (>=), conta solo "
+        "sull'insieme di validazione e scrivi i conteggi nell'ordine TP, FP, FN, TN.",
+        "Marca una biopsia cuando su probabilidad es mayor o igual que el umbral (>=), cuenta solo en "
+        "el conjunto de validación y da los recuentos en el orden TP, FP, FN, TN.",
+        "Sinalize uma biópsia quando sua probabilidade for maior ou igual ao limiar (>=), conte apenas "
+        "no conjunto de validação e informe as contagens na ordem TP, FP, FN, TN.",
+        "Merkitse koepala, kun sen todennäköisyys on vähintään kynnysarvo (>=), laske vain "
+        "validointiaineistosta ja anna lukumäärät järjestyksessä TP, FP, FN, TN.",
+    ),
+    mistakes=(
+        Mistake(
+            "sklearn_order",
+            lambda y, p: (lambda c: (c[3], c[1], c[2], c[0]))(_counts(y, p, EX_THRESHOLD)),
+            about=texts(
+                "scikit-learn's order (tn, fp, fn, tp)",
+                "l'ordine di scikit-learn (tn, fp, fn, tp)",
+                "el orden de scikit-learn (tn, fp, fn, tp)",
+                "a ordem do scikit-learn (tn, fp, fn, tp)",
+                "scikit-learnin järjestys (tn, fp, fn, tp)",
+            ),
+            hint=texts(
+                "These are the right counts in scikit-learn's order, which starts with TN. The exercise "
+                "asks for (tp, fp, fn, tn).",
+                "Sono i conteggi giusti nell'ordine di scikit-learn, che comincia da TN. L'esercizio "
+                "chiede (tp, fp, fn, tn).",
+                "Son los recuentos correctos en el orden de scikit-learn, que empieza por TN. El "
+                "ejercicio pide (tp, fp, fn, tn).",
+                "São as contagens certas na ordem do scikit-learn, que começa por TN. O exercício pede "
+                "(tp, fp, fn, tn).",
+                "Lukumäärät ovat oikeat, mutta scikit-learnin järjestyksessä, joka alkaa TN:stä. Tehtävä "
+                "pyytää (tp, fp, fn, tn).",
+            ),
+        ),
+        Mistake(
+            "fp_fn_swapped",
+            lambda y, p: (lambda c: (c[0], c[2], c[1], c[3]))(_counts(y, p, EX_THRESHOLD)),
+            about=texts(
+                "FP and FN swapped",
+                "FP e FN scambiati",
+                "FP y FN intercambiados",
+                "FP e FN trocados",
+                "FP ja FN vaihtaneet paikkaa",
+            ),
+            hint=texts(
+                "FP and FN are swapped. A false positive is a benign biopsy that was flagged; a false "
+                "negative is a malignant one that was not.",
+                "FP e FN sono scambiati. Un falso positivo è una biopsia benigna segnalata; un falso "
+                "negativo è una maligna non segnalata.",
+                "FP y FN están intercambiados. Un falso positivo es una biopsia benigna marcada; un "
+                "falso negativo, una maligna sin marcar.",
+                "FP e FN estão trocados. Um falso positivo é uma biópsia benigna sinalizada; um falso "
+                "negativo, uma maligna não sinalizada.",
+                "FP ja FN ovat vaihtaneet paikkaa. Väärä positiivinen on merkitty hyvänlaatuinen "
+                "koepala, väärä negatiivinen merkitsemättä jäänyt pahanlaatuinen.",
+            ),
+        ),
+        Mistake(
+            "default_threshold",
+            lambda y, p: _counts(y, p, 0.5),
+            about=texts(
+                "the counts at the default threshold 0.5",
+                "i conteggi alla soglia predefinita 0.5",
+                "los recuentos con el umbral por defecto 0.5",
+                "as contagens no limiar padrão 0.5",
+                "lukumäärät oletuskynnyksellä 0.5",
+            ),
+            hint=texts(
+                "These are the counts of .predict(), at the default threshold 0.5. Compare the "
+                "probabilities with the exercise's threshold yourself.",
+                "Sono i conteggi di .predict(), con la soglia predefinita 0.5. Confronta tu le "
+                "probabilità con la soglia dell'esercizio.",
+                "Son los recuentos de .predict(), con el umbral por defecto 0.5. Compara tú las "
+                "probabilidades con el umbral del ejercicio.",
+                "São as contagens de .predict(), no limiar padrão 0.5. Compare você mesmo as "
+                "probabilidades com o limiar do exercício.",
+                "Nämä ovat .predict()-menetelmän lukumäärät oletuskynnyksellä 0.5. Vertaa "
+                "todennäköisyyksiä itse tehtävän kynnysarvoon.",
+            ),
+        ),
+    ),
 )
 
 precision_recall = Exercise(
     name="precision_recall",
-    solve=_solve_precision_recall,
     kind="numbers",
-    hint={
-        "en": "Precision reads the predicted-positive column: TP divided by all flagged biopsies "
-        "(TP + FP). Recall reads the actual-positive row: TP divided by all malignant biopsies "
-        "(TP + FN). Check the order of the pair as well.",
-        "it": "La precision si legge nella colonna dei positivi previsti: TP diviso il numero di "
-        "biopsie segnalate (TP + FP). La recall si legge nella riga dei positivi reali: TP "
-        "diviso il numero di biopsie maligne (TP + FN). Controlla anche l'ordine della coppia.",
-        "es": "La precisión se lee en la columna de los positivos predichos: TP entre todas las "
-        "biopsias marcadas (TP + FP). La exhaustividad (recall) se lee en la fila de los "
-        "positivos reales: TP entre todas las biopsias malignas (TP + FN). Revisa también el "
-        "orden del par.",
-        "pt": "A precisão se lê na coluna dos positivos previstos: TP dividido pelo total de "
-        "biópsias sinalizadas (TP + FP). A revocação (recall) se lê na linha dos positivos "
-        "reais: TP dividido pelo total de biópsias malignas (TP + FN). Confira também a ordem "
-        "do par.",
-        "fi": "Täsmällisyys (precision) luetaan ennustettujen positiivisten sarakkeesta: TP jaettuna "
-        "kaikkien merkittyjen koepalojen määrällä (TP + FP). Herkkyys (recall) luetaan "
-        "todellisten positiivisten riviltä: TP jaettuna kaikkien pahanlaatuisten koepalojen "
-        "määrällä (TP + FN). Tarkista myös parin järjestys.",
-    },
-    form={
-        "en": "a pair of proportions between zero and one, (precision, recall).",
-        "it": "una coppia di proporzioni tra zero e uno, (precision, recall).",
-        "es": "un par de proporciones entre cero y uno, (precisión, exhaustividad).",
-        "pt": "um par de proporções entre zero e um, (precisão, revocação).",
-        "fi": "osuuksien pari väliltä 0–1: (täsmällisyys, herkkyys).",
-    },
-    tol=0.005,  # accepts answers rounded to two decimals; the wrong examples lie much further
-    wrong_examples=lambda: _wrong_precision_recall(),
+    size=2,
+    proportion=True,
+    order="(precision, recall)",
+    tol=0.005,  # by hand: two decimals are enough
+    inputs=("y_val", 'proba_val["LogisticRegression"]'),
+    expected=lambda y, p: _pr(_counts(y, p, EX_THRESHOLD)),
+    skill=texts(
+        "Compute precision and recall from the four counts, knowing which column and which row each reads.",
+        "Calcolare precision e recall dai quattro conteggi, sapendo quale colonna e quale riga legge ciascuna.",
+        "Calcular la precisión y la exhaustividad a partir de los cuatro recuentos, sabiendo qué columna y qué fila lee cada una.",
+        "Calcular precisão e revocação a partir das quatro contagens, sabendo que coluna e que linha cada uma lê.",
+        "Laskea täsmällisyys ja herkkyys neljästä lukumäärästä ja tietää, mitä saraketta ja riviä kumpikin lukee.",
+    ),
+    hint=texts(
+        "Precision divides TP by everything flagged (TP + FP); recall divides TP by every malignant "
+        "biopsy (TP + FN). Use the counts at the exercise's threshold.",
+        "La precision divide TP per tutte le biopsie segnalate (TP + FP); la recall divide TP per "
+        "tutte le biopsie maligne (TP + FN). Usa i conteggi alla soglia dell'esercizio.",
+        "La precisión divide TP entre todo lo marcado (TP + FP); la exhaustividad divide TP entre "
+        "todas las biopsias malignas (TP + FN). Usa los recuentos con el umbral del ejercicio.",
+        "A precisão divide TP por tudo o que foi sinalizado (TP + FP); a revocação divide TP por "
+        "todas as biópsias malignas (TP + FN). Use as contagens no limiar do exercício.",
+        "Täsmällisyys jakaa TP:n kaikilla merkityillä (TP + FP), herkkyys kaikilla pahanlaatuisilla "
+        "koepaloilla (TP + FN). Käytä tehtävän kynnysarvon lukumääriä.",
+    ),
+    mistakes=(
+        Mistake(
+            "swapped",
+            lambda y, p: _pr(_counts(y, p, EX_THRESHOLD))[::-1],
+            about=texts(
+                "the pair in the wrong order",
+                "la coppia nell'ordine sbagliato",
+                "el par en el orden equivocado",
+                "o par na ordem errada",
+                "pari väärässä järjestyksessä",
+            ),
+            hint=texts(
+                "The two numbers are right but in the wrong order: the exercise asks for (precision, recall).",
+                "I due numeri sono giusti ma nell'ordine sbagliato: l'esercizio chiede (precision, recall).",
+                "Los dos números son correctos pero están en el orden equivocado: el ejercicio pide "
+                "(precisión, exhaustividad).",
+                "Os dois números estão certos, mas na ordem errada: o exercício pede (precisão, revocação).",
+                "Luvut ovat oikeat mutta väärässä järjestyksessä: tehtävä pyytää (täsmällisyys, herkkyys).",
+            ),
+        ),
+        Mistake(
+            "precision_with_fn",
+            lambda y, p: (lambda c: (c[0] / (c[0] + c[1] + c[2]), _pr(c)[1]))(_counts(y, p, EX_THRESHOLD)),
+            about=texts(
+                "precision computed as TP / (TP + FP + FN)",
+                "precision calcolata come TP / (TP + FP + FN)",
+                "precisión calculada como TP / (TP + FP + FN)",
+                "precisão calculada como TP / (TP + FP + FN)",
+                "täsmällisyys laskettuna TP / (TP + FP + FN)",
+            ),
+            hint=texts(
+                "Recall is right. Precision looks only at the flagged biopsies: the missed ones (FN) do "
+                "not belong in its denominator.",
+                "La recall è giusta. La precision guarda solo le biopsie segnalate: quelle mancate (FN) "
+                "non vanno nel denominatore.",
+                "La exhaustividad es correcta. La precisión solo mira las biopsias marcadas: las no "
+                "detectadas (FN) no van en su denominador.",
+                "A revocação está certa. A precisão olha apenas as biópsias sinalizadas: as não "
+                "detectadas (FN) não entram no denominador.",
+                "Herkkyys on oikein. Täsmällisyys katsoo vain merkittyjä koepaloja: ohitetut (FN) eivät "
+                "kuulu sen nimittäjään.",
+            ),
+        ),
+        Mistake(
+            "default_threshold",
+            lambda y, p: _pr(_counts(y, p, 0.5)),
+            about=texts(
+                "the scores at the default threshold 0.5",
+                "i valori alla soglia predefinita 0.5",
+                "los valores con el umbral por defecto 0.5",
+                "os valores no limiar padrão 0.5",
+                "arvot oletuskynnyksellä 0.5",
+            ),
+            hint=texts(
+                "These are precision and recall at the default threshold 0.5, not at the exercise's threshold.",
+                "Sono precision e recall alla soglia predefinita 0.5, non alla soglia dell'esercizio.",
+                "Son la precisión y la exhaustividad con el umbral por defecto 0.5, no con el del ejercicio.",
+                "São a precisão e a revocação no limiar padrão 0.5, não no limiar do exercício.",
+                "Nämä ovat täsmällisyys ja herkkyys oletuskynnyksellä 0.5, eivät tehtävän kynnysarvolla.",
+            ),
+        ),
+    ),
 )
 
 best_f2 = Exercise(
     name="best_f2",
-    solve=_solve_best_f2,
     kind="number",
-    hint={
-        "en": "Use the logistic regression's validation probabilities and the whole sweep, build "
-        "the table with an F2 column (betas=(1, 2)) and take the threshold of the row where F2 "
-        "is largest; if several rows tie, take the lowest threshold. F2 is not F1.",
-        "it": "Usa le probabilità della regressione logistica sull'insieme di validazione e tutta la "
-        "scansione delle soglie, costruisci la tabella con una colonna F2 (betas=(1, 2)) e "
-        "prendi la soglia della riga in cui F2 è massimo; a parità, la soglia più bassa. F2 non "
-        "è F1.",
-        "es": "Usa las probabilidades de la regresión logística en validación y todo el barrido de "
-        "umbrales, construye la tabla con una columna F2 (betas=(1, 2)) y toma el umbral de la "
-        "fila donde F2 es máximo; si hay empate, el umbral más bajo. F2 no es F1.",
-        "pt": "Use as probabilidades da regressão logística na validação e toda a varredura de "
-        "limiares, monte a tabela com uma coluna F2 (betas=(1, 2)) e pegue o limiar da linha "
-        "em que F2 é máximo; em caso de empate, o limiar mais baixo. F2 não é F1.",
-        "fi": "Käytä logistisen regression todennäköisyyksiä validointiaineistossa ja koko "
-        "kynnysarvojen läpikäyntiä, rakenna taulukko, jossa on F2-sarake (betas=(1, 2)), ja "
-        "valitse sen rivin kynnysarvo, jolla F2 on suurin; tasatilanteessa pienin kynnysarvo. "
-        "F2 ei ole F1.",
-    },
-    form={
-        "en": "one number: a threshold from the sweep, written as a Python decimal (for example 0.35).",
-        "it": "un solo numero: una soglia della scansione, scritta come decimale Python, con il punto (per esempio 0.35).",
-        "es": "un solo número: un umbral del barrido, escrito como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "um único número: um limiar da varredura, escrito como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi luku: läpikäynnin kynnysarvo Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
-    tol=0.001,
-    wrong_examples=lambda: _wrong_best_f2(),
+    proportion=True,
+    tol=0.001,  # a threshold of the sweep, read off the table
+    inputs=("y_val", "proba_lr", "thresholds"),
+    expected=lambda y, p, ts: _best_threshold(y, p, ts, 2),
+    skill=texts(
+        "Choose a decision threshold on validation data by the metric that fits the costs (F2 for screening).",
+        "Scegliere una soglia di decisione sui dati di validazione con la metrica adatta ai costi (F2 per lo screening).",
+        "Elegir un umbral de decisión en validación con la métrica que se ajusta a los costes (F2 para el cribado).",
+        "Escolher um limiar de decisão na validação com a métrica adequada aos custos (F2 para rastreamento).",
+        "Valita päätöskynnys validointiaineistolla kustannuksiin sopivalla mittarilla (seulonnassa F2).",
+    ),
+    hint=texts(
+        "Compute F2 = 5 TP / (5 TP + 4 FN + FP) at every threshold of the sweep (or add it with "
+        "betas=(2,)) and take the threshold where it is largest; on a tie, the lowest.",
+        "Calcola F2 = 5 TP / (5 TP + 4 FN + FP) a ogni soglia della scansione (oppure aggiungilo con "
+        "betas=(2,)) e prendi la soglia in cui è massimo; a parità, la più bassa.",
+        "Calcula F2 = 5 TP / (5 TP + 4 FN + FP) en cada umbral del barrido (o añádelo con "
+        "betas=(2,)) y toma el umbral donde es máximo; si hay empate, el más bajo.",
+        "Calcule F2 = 5 TP / (5 TP + 4 FN + FP) em cada limiar da varredura (ou acrescente-o com "
+        "betas=(2,)) e pegue o limiar em que é máximo; em caso de empate, o mais baixo.",
+        "Laske F2 = 5 TP / (5 TP + 4 FN + FP) jokaisella läpikäynnin kynnysarvolla (tai lisää se "
+        "betas=(2,)) ja valitse kynnysarvo, jolla se on suurin; tasatilanteessa pienin.",
+    ),
+    mistakes=(
+        Mistake(
+            "best_f1",
+            lambda y, p, ts: _best_threshold(y, p, ts, 1),
+            about=texts(
+                "the best threshold by F1",
+                "la soglia migliore per F1",
+                "el mejor umbral según F1",
+                "o melhor limiar pelo F1",
+                "paras kynnysarvo F1:n mukaan",
+            ),
+            hint=texts(
+                "That is the threshold F1 prefers. F2 weighs recall more than precision, so it usually "
+                "picks a lower threshold.",
+                "È la soglia preferita da F1. F2 pesa la recall più della precision, quindi di solito "
+                "sceglie una soglia più bassa.",
+                "Es el umbral que prefiere F1. F2 pesa más la exhaustividad que la precisión, así que "
+                "suele elegir un umbral más bajo.",
+                "É o limiar preferido pelo F1. O F2 pesa mais a revocação que a precisão, então "
+                "costuma escolher um limiar mais baixo.",
+                "Tämä on F1:n suosima kynnysarvo. F2 painottaa herkkyyttä enemmän kuin täsmällisyyttä, "
+                "joten se valitsee yleensä matalamman kynnyksen.",
+            ),
+        ),
+        Mistake(
+            "default_threshold",
+            lambda y, p, ts: 0.5,
+            about=texts(
+                "the default threshold 0.5",
+                "la soglia predefinita 0.5",
+                "el umbral por defecto 0.5",
+                "o limiar padrão 0.5",
+                "oletuskynnys 0.5",
+            ),
+            hint=texts(
+                "0.5 is the default of .predict(), not a choice made by F2. Compute F2 along the sweep.",
+                "0.5 è la soglia predefinita di .predict(), non una scelta di F2. Calcola F2 lungo la scansione.",
+                "0.5 es el valor por defecto de .predict(), no una elección de F2. Calcula F2 a lo largo del barrido.",
+                "0.5 é o padrão de .predict(), não uma escolha do F2. Calcule o F2 ao longo da varredura.",
+                "0.5 on .predict()-menetelmän oletus, ei F2:n valinta. Laske F2 koko läpikäynnin ajalta.",
+            ),
+        ),
+        Mistake(
+            "highest_tie",
+            _highest_tied,
+            about=texts(
+                "the highest of the tied thresholds",
+                "la più alta delle soglie a pari merito",
+                "el más alto de los umbrales empatados",
+                "o mais alto dos limiares empatados",
+                "suurin tasoihin päätyneistä kynnysarvoista",
+            ),
+            hint=texts(
+                "Several thresholds share the best F2: the exercise asks for the lowest of them.",
+                "Più soglie hanno lo stesso F2 migliore: l'esercizio chiede la più bassa.",
+                "Varios umbrales comparten el mejor F2: el ejercicio pide el más bajo.",
+                "Vários limiares têm o mesmo melhor F2: o exercício pede o mais baixo.",
+                "Usealla kynnysarvolla on sama paras F2: tehtävä pyytää niistä pienintä.",
+            ),
+        ),
+    ),
 )
 
 micro_f1 = Exercise(
     name="micro_f1",
-    solve=_solve_micro_f1,
     kind="choice",
-    hint={
-        "en": 'Compute f1_score(..., average="micro") on the digits test set and compare it with '
-        "every number in the report's f1-score column, including the rows below the ten digits. "
-        "One of those rows has no precision and no recall.",
-        "it": 'Calcola f1_score(..., average="micro") sull\'insieme di test delle cifre e confrontalo '
-        "con ogni numero della colonna f1-score del report, comprese le righe sotto le dieci "
-        "cifre. Una di quelle righe non ha né precision né recall.",
-        "es": 'Calcula f1_score(..., average="micro") en el conjunto de prueba de los dígitos y '
-        "compáralo con cada número de la columna f1-score del informe, incluidas las filas que hay "
-        "debajo de los diez dígitos. Una de esas filas no tiene valores en las columnas precision y recall.",
-        "pt": 'Calcule f1_score(..., average="micro") no conjunto de teste dos dígitos e compare-o '
-        "com cada número da coluna f1-score do relatório, incluindo as linhas abaixo dos dez "
-        "dígitos. Uma dessas linhas não tem valores nas colunas precision e recall.",
-        "fi": 'Laske f1_score(..., average="micro") numeroiden testiaineistosta ja vertaa sitä '
-        "raportin f1-score-sarakkeen jokaiseen lukuun, myös kymmenen numerorivin alapuolella "
-        "oleviin riveihin. Yhdellä näistä riveistä ei ole precision- eikä recall-arvoa.",
-    },
-    form={
-        "en": "the name of a row of the report, as a string in quotes.",
-        "it": "il nome di una riga del report, come stringa tra virgolette.",
-        "es": "el nombre de una fila del informe, como cadena entre comillas.",
-        "pt": "o nome de uma linha do relatório, como uma string entre aspas.",
-        "fi": "raportin rivin nimi merkkijonona lainausmerkeissä.",
-    },
-    wrong_examples=("macro avg", "weighted avg", "recall"),
+    options=REPORT_ROWS,
+    inputs=("yd_test[kept]", "yd_pred[kept]"),
+    expected=_micro_row,
+    skill=texts(
+        "Tell micro, macro and weighted averaging apart in a multi-class report.",
+        "Distinguere la media micro, macro e pesata in un report a più classi.",
+        "Distinguir los promedios micro, macro y ponderado en un informe multiclase.",
+        "Distinguir as médias micro, macro e ponderada em um relatório multiclasse.",
+        "Erottaa mikro-, makro- ja painotettu keskiarvo moniluokkaisessa raportissa.",
+    ),
+    hint=texts(
+        'Compute f1_score(..., average="micro") on the same images as the report and compare it, to '
+        "three decimals, with each number of the report's f1-score column below the ten digits.",
+        'Calcola f1_score(..., average="micro") sulle stesse immagini del report e confrontalo, a tre '
+        "decimali, con ogni numero della colonna f1-score sotto le dieci cifre.",
+        'Calcula f1_score(..., average="micro") con las mismas imágenes que el informe y compáralo, con '
+        "tres decimales, con cada número de la columna f1-score debajo de los diez dígitos.",
+        'Calcule f1_score(..., average="micro") nas mesmas imagens do relatório e compare-o, com três '
+        "casas decimais, com cada número da coluna f1-score abaixo dos dez dígitos.",
+        'Laske f1_score(..., average="micro") samoista kuvista kuin raportti ja vertaa sitä kolmen '
+        "desimaalin tarkkuudella f1-score-sarakkeen jokaiseen lukuun kymmenen numerorivin alla.",
+    ),
+    mistakes=(
+        Mistake(
+            "macro",
+            _row_if_distinct("macro avg"),
+            about=texts('"macro avg"', '"macro avg"', '"macro avg"', '"macro avg"', '"macro avg"'),
+            hint=texts(
+                "The macro average is the plain mean of the ten per-class F1 scores, each class a tenth "
+                "of the vote. Micro-averaging pools the counts of all classes before computing one F1.",
+                "La media macro è la semplice media dei dieci F1 per classe, un decimo del voto a "
+                "ciascuna. La media micro somma i conteggi di tutte le classi prima di calcolare un solo F1.",
+                "El promedio macro es la media simple de los diez F1 por clase, un décimo del voto cada "
+                "una. El micro suma los recuentos de todas las clases antes de calcular un solo F1.",
+                "A média macro é a média simples dos dez F1 por classe, um décimo do voto cada. A micro "
+                "soma as contagens de todas as classes antes de calcular um único F1.",
+                "Makrokeskiarvo on kymmenen luokkakohtaisen F1:n tavallinen keskiarvo. Mikrokeskiarvo "
+                "laskee ensin kaikkien luokkien lukumäärät yhteen ja vasta sitten yhden F1:n.",
+            ),
+        ),
+        Mistake(
+            "weighted",
+            _row_if_distinct("weighted avg"),
+            about=texts(
+                '"weighted avg"', '"weighted avg"', '"weighted avg"', '"weighted avg"', '"weighted avg"'
+            ),
+            hint=texts(
+                "The weighted average weights each class's F1 by its support; it is close to micro-F1 "
+                "but not the same number here. Compare to three decimals.",
+                "La media pesata pesa l'F1 di ogni classe con il suo supporto: qui è vicina all'F1 "
+                "micro ma non è lo stesso numero. Confronta a tre decimali.",
+                "El promedio ponderado pesa el F1 de cada clase por su soporte: aquí se parece al F1 "
+                "micro, pero no es el mismo número. Compara con tres decimales.",
+                "A média ponderada pesa o F1 de cada classe pelo seu suporte: aqui fica perto do F1 "
+                "micro, mas não é o mesmo número. Compare com três casas decimais.",
+                "Painotettu keskiarvo painottaa kunkin luokan F1:tä sen tukimäärällä; tässä se on lähellä "
+                "mikro-F1:tä mutta ei sama luku. Vertaa kolmen desimaalin tarkkuudella.",
+            ),
+        ),
+    ),
 )
 
 check = Checker(counts, precision_recall, best_f2, micro_f1)

@@ -1,400 +1,348 @@
 """Checks of lab 2, "The fraud desk".
 
-Every expected answer is computed here with the lab's own procedure: the same transactions, the
-same three-way split (same ``random_state``), the same models, costs and thresholds, and the same
-out-of-fold predictions on the biopsies. If the data, scikit-learn or the lab drift apart, the
-lab's stored "Correct" verdicts stop matching and the tests say so.
+Every expected answer is computed from what the check cell passes: the student's out-of-fold
+recall and specificity, the student's lever table and the desk's prices. A rerun with another
+``SEED`` or other prices is checked against the student's own numbers.
 
-In the lab: ``from beyond_accuracy.checks.lab2 import check``, then ``check.tau_star(answer)``.
+In the lab: ``from beyond_accuracy.checks.lab2 import check``, then
+``check.tau_star(answer_tau_star)``.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from ..metrics import cost_threshold
+from ._engine import Checker, Exercise, Mistake, texts
 
-import numpy as np
-from imblearn.over_sampling import SMOTE
-from imblearn.pipeline import make_pipeline as make_imb_pipeline
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import make_scorer
-from sklearn.model_selection import (
-    StratifiedKFold,
-    TunedThresholdClassifierCV,
-    cross_val_predict,
-    train_test_split,
-)
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
-
-from ..datasets import load_biopsies, transactions
-from ..metrics import confusion_counts, cost_threshold, expected_cost
-from ._engine import Checker, Exercise
-
-# The lab's settings, repeated here so that the checks reproduce its numbers.
-SEED = 0
-C_INVESTIGATION = 5  # every flagged transaction is investigated, fraud or not
-C_MISSED_FRAUD = 200  # a fraud that goes through unflagged
-COSTS = {"c_fp": C_INVESTIGATION, "c_tp": C_INVESTIGATION, "c_fn": C_MISSED_FRAUD, "c_tn": 0}
-THRESHOLDS = np.round(np.linspace(0.005, 0.5, 100), 3)  # 0.005, 0.010, ..., 0.500
-
-# The "tau_star" exercise: a new contract with the desk.
+# The "tau_star" exercise: the new contract stated in the lab's prompt.
 EX_INVESTIGATION = 10  # every investigation, fraud or not
 EX_GOODWILL = 15  # extra cost of holding a legitimate customer's payment
 EX_MISSED_FRAUD = 120  # a fraud that goes through
-
-# The "precision_screening" exercise: the biopsy model used on a population with this prevalence.
-EX_PREVALENCE = 0.001  # one malignant tumour in a thousand biopsies
-
-LEVERS = ("baseline", "tuned_threshold", "class_weights", "smote_pipeline")
+# The "precision_screening" exercise: the biopsy model used where one biopsy in a thousand is malignant.
+EX_PREVALENCE = 0.001
+LEVERS = ("baseline", "tuned_threshold", "class_weights", "smote_pipeline")  # the lever table's rows
 
 
-# --- the exercise on the cost-optimal threshold -------------------------------------------------
+def _tau(c_fp=EX_INVESTIGATION + EX_GOODWILL, c_fn=EX_MISSED_FRAUD, c_tp=EX_INVESTIGATION) -> float:
+    return cost_threshold(c_fp=c_fp, c_fn=c_fn, c_tp=c_tp)
 
 
-def _solve_tau_star() -> float:
-    return cost_threshold(c_fp=EX_INVESTIGATION + EX_GOODWILL, c_fn=EX_MISSED_FRAUD, c_tp=EX_INVESTIGATION)
+def _precision_at(recall, specificity, prevalence=EX_PREVALENCE, false_alarm_rate=None) -> float:
+    for value in (recall, specificity):
+        if not 0 <= float(value) <= 1:
+            raise ValueError("pass the out-of-fold recall and specificity, two proportions")
+    hits = float(recall) * prevalence
+    alarms = (1 - float(specificity) if false_alarm_rate is None else false_alarm_rate) * (1 - prevalence)
+    return hits / (hits + alarms)
 
 
-def _wrong_tau_star() -> tuple:
-    """Forgetting that a caught fraud is investigated too, forgetting the goodwill, the ratio of
-    the two error costs, the complement, and the lab's own threshold."""
-    c_fp, c_fn, c_tp = EX_INVESTIGATION + EX_GOODWILL, EX_MISSED_FRAUD, EX_INVESTIGATION
-    tau = _solve_tau_star()
-    return (
-        c_fp / (c_fp + c_fn),
-        EX_INVESTIGATION / (EX_INVESTIGATION + (c_fn - c_tp)),
-        c_fp / c_fn,
-        1 - tau,
-        cost_threshold(**COSTS),
-    )
+def _lever_costs(table, costs, n, ignore_tp_cost=False) -> dict[str, float]:
+    c_tp = 0.0 if ignore_tp_cost else costs.get("c_tp", 0.0)
+    out = {}
+    for name in table.index:
+        tp, fp, fn = (float(table.loc[name, c]) for c in ("tp", "fp", "fn"))
+        tn = n - tp - fp - fn
+        out[str(name)] = (
+            c_tp * tp + costs["c_fp"] * fp + costs["c_fn"] * fn + costs.get("c_tn", 0.0) * tn
+        ) / n
+    return out
 
 
-# --- the exercise on precision at a low prevalence ----------------------------------------------
+def _cheapest(table, costs, n, **kw) -> str:
+    found = _lever_costs(table, costs, n, **kw)
+    return min(found, key=found.get)
 
 
-@lru_cache(maxsize=1)
-def _biopsy_out_of_fold() -> tuple[np.ndarray, np.ndarray]:
-    """Step 4: every biopsy's decision from a logistic regression that never saw it."""
-    X, y = load_biopsies()
-    model = make_pipeline(StandardScaler(), LogisticRegression())
-    cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=SEED)
-    pred = cross_val_predict(model, X, y, cv=cv)
-    y = y.to_numpy()
-    y.setflags(write=False)
-    pred.setflags(write=False)
-    return y, pred
+def _best_by(column):
+    def value(table, costs, n):
+        return str(table[column].idxmax())
 
+    return value
 
-def _biopsy_rates() -> tuple[float, float]:
-    tp, fp, fn, tn = confusion_counts(*_biopsy_out_of_fold())
-    return tp / (tp + fn), tn / (tn + fp)
-
-
-def _precision_at(prevalence: float) -> float:
-    sensitivity, specificity = _biopsy_rates()
-    hits = sensitivity * prevalence
-    false_alarms = (1 - specificity) * (1 - prevalence)
-    return hits / (hits + false_alarms)
-
-
-def _solve_precision_screening() -> float:
-    return _precision_at(EX_PREVALENCE)
-
-
-def _wrong_precision_screening() -> tuple:
-    """The precision measured in the clinic, the share of true alarms among everybody
-    (sensitivity x prevalence), specificity used in place of the false positive rate, and the
-    precision at the simulation's lowest prevalence."""
-    y, pred = _biopsy_out_of_fold()
-    tp, fp, fn, tn = confusion_counts(y, pred)
-    sensitivity, specificity = _biopsy_rates()
-    hits = sensitivity * EX_PREVALENCE
-    return (
-        tp / (tp + fp),
-        hits,
-        hits / (hits + specificity * (1 - EX_PREVALENCE)),
-        _precision_at(0.01),
-    )
-
-
-# --- the exercise on the lever with the lowest validation cost -----------------------------------
-
-
-@lru_cache(maxsize=1)
-def _lever_costs() -> dict[str, float]:
-    """Steps 1, 6, 7, 8 and 9: each lever fitted on the training set, its expected cost per
-    transaction on the validation set."""
-    X, y = transactions()
-    X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=SEED)
-    X_val, _, y_val, _ = train_test_split(X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=SEED)
-    cost_scorer = make_scorer(expected_cost, greater_is_better=False, **COSTS)
-    levers = {
-        "baseline": make_pipeline(StandardScaler(), LogisticRegression()),
-        "tuned_threshold": TunedThresholdClassifierCV(
-            make_pipeline(StandardScaler(), LogisticRegression()),
-            scoring=cost_scorer,
-            thresholds=THRESHOLDS,
-            cv=5,
-        ),
-        "class_weights": make_pipeline(StandardScaler(), LogisticRegression(class_weight="balanced")),
-        "smote_pipeline": make_imb_pipeline(StandardScaler(), SMOTE(random_state=SEED), LogisticRegression()),
-    }
-    return {
-        name: expected_cost(y_val, model.fit(X_train, y_train).predict(X_val), **COSTS)
-        for name, model in levers.items()
-    }
-
-
-def _best_lever() -> str:
-    costs = _lever_costs()
-    return min(LEVERS, key=lambda name: costs[name])  # ties: the cheaper lever, earlier in LEVERS
-
-
-# What a reader may call each lever, in the five languages of the course (accents optional).
-_LEVER_NAMES = {
-    "baseline": (
-        "baseline",
-        "baseline at 0.5",
-        "default threshold",
-        "threshold 0.5",
-        "logistic regression",
-        "linea di base",
-        "modello di riferimento",
-        "soglia 0.5",
-        "soglia 0,5",
-        "soglia predefinita",
-        "regressione logistica",
-        "referencia",
-        "línea base",
-        "linea base",
-        "umbral 0.5",
-        "umbral 0,5",
-        "regresión logística con 0,5",
-        "umbral por defecto",
-        "regresión logística",
-        "regresion logistica",
-        "linha de base",
-        "limiar 0.5",
-        "limiar 0,5",
-        "limiar padrão",
-        "limiar padrao",
-        "regressão logística",
-        "regressao logistica",
-        "vertailutaso",
-        "lähtötaso",
-        "lahtotaso",
-        "kynnysarvo 0.5",
-        "kynnysarvo 0,5",
-        "oletuskynnys",
-        "logistinen regressio",
-    ),
-    "tuned_threshold": (
-        "tuned_threshold",
-        "tuned threshold",
-        "threshold",
-        "cost threshold",
-        "moving the threshold",
-        "move the threshold",
-        "TunedThresholdClassifierCV",
-        "soglia",
-        "soglia ottimizzata",
-        "soglia ottimale",
-        "soglia tarata",
-        "spostare la soglia",
-        "umbral",
-        "umbral ajustado",
-        "umbral optimizado",
-        "umbral óptimo",
-        "umbral optimo",
-        "mover el umbral",
-        "limiar",
-        "limiar ajustado",
-        "limiar otimizado",
-        "limiar ótimo",
-        "limiar otimo",
-        "mover o limiar",
-        "kynnysarvo",
-        "kynnys",
-        "viritetty kynnysarvo",
-        "optimoitu kynnysarvo",
-        "kynnysarvon siirto",
-        "kynnysarvon siirtäminen",
-        "kynnysarvon siirtaminen",
-    ),
-    "class_weights": (
-        "class_weights",
-        "class weights",
-        "class weight",
-        "class_weight",
-        "balanced",
-        'class_weight="balanced"',
-        "class_weight='balanced'",
-        "weights",
-        "reweighting",
-        "pesi delle classi",
-        "pesi di classe",
-        "pesi",
-        "pesatura delle classi",
-        "pesos de clase",
-        "pesos de las clases",
-        "pesos",
-        "pesos das classes",
-        "pesos de classe",
-        "ponderação",
-        "ponderacao",
-        "ponderação das classes",
-        "ponderacao das classes",
-        "reponderação",
-        "reponderacao",
-        "luokkapainot",
-        "luokkien painot",
-        "painotus",
-        "painot",
-    ),
-    "smote_pipeline": (
-        "smote_pipeline",
-        "smote pipeline",
-        "smote",
-        "resampling",
-        "oversampling",
-        "smote nella pipeline",
-        "ricampionamento",
-        "sovracampionamento",
-        "smote en el pipeline",
-        "smote en la pipeline",
-        "remuestreo",
-        "sobremuestreo",
-        "smote no pipeline",
-        "reamostragem",
-        "sobreamostragem",
-        "smote putkessa",
-        "smote-putki",
-        "uudelleenotanta",
-        "ylinäytteistys",
-        "ylinaytteistys",
-    ),
-}
-
-
-def _solve_best_lever() -> tuple[str, ...]:
-    """The accepted names of the lever with the lowest expected cost on the validation set."""
-    return _LEVER_NAMES[_best_lever()]
-
-
-def _wrong_best_lever() -> tuple:
-    """The other levers, by their code identifier and their plain English name."""
-    best = _best_lever()
-    return tuple(name for lever in LEVERS if lever != best for name in _LEVER_NAMES[lever][:2])
-
-
-# --- the exercises ----------------------------------------------------------------------------------
 
 tau_star = Exercise(
     name="tau_star",
-    solve=_solve_tau_star,
     kind="number",
-    hint={
-        "en": "Write the cost of each of the four outcomes first: a caught fraud is investigated too, "
-        "and a held legitimate payment costs the investigation plus the goodwill. Then flag when "
-        "the expected cost of flagging is at most that of letting the payment through; "
-        "cost_threshold(c_fp=..., c_fn=..., c_tp=...) does the algebra.",
-        "it": "Scrivi prima il costo di ciascuno dei quattro esiti: anche una frode intercettata viene "
-        "esaminata, e un pagamento legittimo bloccato costa l'indagine più la perdita di fiducia del "
-        "cliente. Poi segnala quando il costo atteso della segnalazione non supera quello di lasciar "
-        "passare il pagamento; cost_threshold(c_fp=..., c_fn=..., c_tp=...) fa i conti.",
-        "es": "Escribe primero el coste de cada uno de los cuatro resultados: un fraude detectado también "
-        "se investiga, y un pago legítimo retenido cuesta la investigación más la pérdida de "
-        "confianza del cliente. Después marca cuando el coste esperado de marcar no supera el de "
-        "dejar pasar el pago; cost_threshold(c_fp=..., c_fn=..., c_tp=...) hace las cuentas.",
-        "pt": "Escreva primeiro o custo de cada um dos quatro resultados: uma fraude detectada também é "
-        "investigada, e um pagamento legítimo retido custa a investigação mais a perda de confiança "
-        "do cliente. Depois sinalize quando o custo esperado de sinalizar não for maior que o de deixar o "
-        "pagamento seguir; cost_threshold(c_fp=..., c_fn=..., c_tp=...) faz as contas.",
-        "fi": "Kirjoita ensin neljän lopputuloksen kustannukset: myös kiinni saatu petos tutkitaan, "
-        "ja rehellisen asiakkaan pysäytetty maksu aiheuttaa tutkinnan lisäksi luottamuksen menetyksen. "
-        "Merkitse sitten, kun merkitsemisen odotettu kustannus on enintään yhtä suuri kuin maksun "
-        "läpi päästämisen; cost_threshold(c_fp=..., c_fn=..., c_tp=...) laskee loput puolestasi.",
-    },
-    form={
-        "en": "one number between zero and one, written as a Python decimal (for example 0.35).",
-        "it": "un solo numero tra zero e uno, scritto come decimale Python, con il punto (per esempio 0.35).",
-        "es": "un solo número entre cero y uno, escrito como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "um único número entre zero e um, escrito como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi luku väliltä 0–1 Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
-    tol=0.002,  # accepts answers rounded to three decimals
-    wrong_examples=_wrong_tau_star,
+    proportion=True,
+    tol=0.005,  # by hand: two decimals are enough
+    expected=lambda: _tau(),
+    skill=texts(
+        "Derive the cost-optimal threshold from the costs of the four outcomes.",
+        "Ricavare la soglia di costo minimo dai costi dei quattro esiti.",
+        "Obtener el umbral de coste mínimo a partir de los costes de los cuatro resultados.",
+        "Obter o limiar de custo mínimo a partir dos custos dos quatro resultados.",
+        "Johtaa kustannusoptimaalinen kynnysarvo neljän lopputuloksen kustannuksista.",
+    ),
+    hint=texts(
+        "Write the cost of each of the four outcomes first, then use "
+        "tau* = (c_FP - c_TN) / ((c_FP - c_TN) + (c_FN - c_TP)), or cost_threshold(c_fp=..., c_fn=..., c_tp=...).",
+        "Scrivi prima il costo di ciascuno dei quattro esiti, poi usa "
+        "tau* = (c_FP - c_TN) / ((c_FP - c_TN) + (c_FN - c_TP)), oppure cost_threshold(c_fp=..., c_fn=..., c_tp=...).",
+        "Escribe primero el coste de cada uno de los cuatro resultados y usa después "
+        "tau* = (c_FP - c_TN) / ((c_FP - c_TN) + (c_FN - c_TP)), o cost_threshold(c_fp=..., c_fn=..., c_tp=...).",
+        "Escreva primeiro o custo de cada um dos quatro resultados e depois use "
+        "tau* = (c_FP - c_TN) / ((c_FP - c_TN) + (c_FN - c_TP)), ou cost_threshold(c_fp=..., c_fn=..., c_tp=...).",
+        "Kirjoita ensin jokaisen neljän lopputuloksen kustannus ja käytä sitten kaavaa "
+        "tau* = (c_FP - c_TN) / ((c_FP - c_TN) + (c_FN - c_TP)) tai cost_threshold(c_fp=..., c_fn=..., c_tp=...).",
+    ),
+    mistakes=(
+        Mistake(
+            "caught_fraud_free",
+            lambda: _tau(c_tp=0),
+            about=texts(
+                "a caught fraud treated as free",
+                "una frode intercettata considerata gratuita",
+                "un fraude detectado tratado como gratuito",
+                "uma fraude detectada tratada como gratuita",
+                "kiinni saatu petos ilmaisena",
+            ),
+            hint=texts(
+                "A stopped fraud is investigated too: c_TP is the price of an investigation, not zero.",
+                "Anche una frode fermata viene esaminata: c_TP è il prezzo di un'indagine, non zero.",
+                "Un fraude detenido también se investiga: c_TP es el precio de una investigación, no cero.",
+                "Uma fraude detida também é investigada: c_TP é o preço de uma investigação, não zero.",
+                "Myös pysäytetty petos tutkitaan: c_TP on tutkinnan hinta, ei nolla.",
+            ),
+        ),
+        Mistake(
+            "no_goodwill",
+            lambda: _tau(c_fp=EX_INVESTIGATION),
+            about=texts(
+                "the goodwill forgotten",
+                "la perdita di fiducia dimenticata",
+                "la pérdida de confianza olvidada",
+                "a perda de confiança esquecida",
+                "luottamuksen menetys unohtunut",
+            ),
+            hint=texts(
+                "Holding a legitimate payment costs the investigation plus the goodwill: both belong in c_FP.",
+                "Bloccare un pagamento legittimo costa l'indagine più la perdita di fiducia: entrambe vanno in c_FP.",
+                "Retener un pago legítimo cuesta la investigación más la pérdida de confianza: ambas van en c_FP.",
+                "Reter um pagamento legítimo custa a investigação mais a perda de confiança: ambas entram em c_FP.",
+                "Rehellisen maksun pysäyttäminen maksaa tutkinnan ja luottamuksen menetyksen: molemmat kuuluvat c_FP:hen.",
+            ),
+        ),
+        Mistake(
+            "ratio",
+            lambda: (EX_INVESTIGATION + EX_GOODWILL) / EX_MISSED_FRAUD,
+            about=texts("c_FP / c_FN", "c_FP / c_FN", "c_FP / c_FN", "c_FP / c_FN", "c_FP / c_FN"),
+            hint=texts(
+                "The ratio c_FP / c_FN is not the threshold: the denominator adds the two regrets, "
+                "(c_FP - c_TN) + (c_FN - c_TP).",
+                "Il rapporto c_FP / c_FN non è la soglia: il denominatore somma i due rimpianti, "
+                "(c_FP - c_TN) + (c_FN - c_TP).",
+                "El cociente c_FP / c_FN no es el umbral: el denominador suma los dos arrepentimientos, "
+                "(c_FP - c_TN) + (c_FN - c_TP).",
+                "A razão c_FP / c_FN não é o limiar: o denominador soma os dois arrependimentos, "
+                "(c_FP - c_TN) + (c_FN - c_TP).",
+                "Suhde c_FP / c_FN ei ole kynnysarvo: nimittäjä on kahden virheen lisäkustannusten summa "
+                "(c_FP - c_TN) + (c_FN - c_TP).",
+            ),
+        ),
+        Mistake(
+            "complement",
+            lambda: 1 - _tau(),
+            about=texts("1 − τ*", "1 − τ*", "1 − τ*", "1 − τ*", "1 − τ*"),
+            hint=texts(
+                "That is the complement: tau* is the probability of fraud above which flagging is cheaper, "
+                "so it has the cost of a false alarm in its numerator.",
+                "È il complemento: tau* è la probabilità di frode sopra la quale segnalare conviene, quindi "
+                "ha al numeratore il costo di un falso allarme.",
+                "Es el complemento: tau* es la probabilidad de fraude por encima de la cual marcar sale más "
+                "barato, así que lleva en el numerador el coste de una falsa alarma.",
+                "É o complemento: tau* é a probabilidade de fraude acima da qual sinalizar sai mais barato, "
+                "então tem no numerador o custo de um alarme falso.",
+                "Tämä on komplementti: tau* on petoksen todennäköisyys, jonka yläpuolella merkitseminen on "
+                "halvempaa, joten sen osoittajassa on väärän hälytyksen kustannus.",
+            ),
+        ),
+    ),
 )
 
 precision_screening = Exercise(
     name="precision_screening",
-    solve=_solve_precision_screening,
     kind="number",
-    hint={
-        "en": "Imagine a large population, say a million biopsies, with the given prevalence. Recall "
-        "says how many of the malignant ones are flagged; one minus the specificity says how many "
-        "of the benign ones are flagged. Precision is the first count divided by the sum of both. "
-        "Use the recall and specificity of the out-of-fold decisions, unrounded.",
-        "it": "Immagina una popolazione grande, per esempio un milione di biopsie, con la prevalenza data. "
-        "La recall dice quante delle maligne vengono segnalate; uno meno la specificità dice quante "
-        "delle benigne vengono segnalate. La precision è il primo conteggio diviso la somma dei due. "
-        "Usa recall e specificità delle decisioni fuori dal fold (out-of-fold), senza arrotondarle.",
-        "es": "Imagina una población grande, por ejemplo un millón de biopsias, con la prevalencia dada. "
-        "La exhaustividad dice cuántas de las malignas se marcan; uno menos la especificidad dice "
-        "cuántas de las benignas se marcan. La precisión es el primer recuento dividido entre la "
-        "suma de ambos. Usa la exhaustividad y la especificidad de las decisiones fuera de pliegue "
-        "(out-of-fold), sin redondear.",
-        "pt": "Imagine uma população grande, por exemplo um milhão de biópsias, com a prevalência dada. "
-        "A revocação diz quantas das malignas são sinalizadas; um menos a especificidade diz "
-        "quantas das benignas são sinalizadas. A precisão é a primeira contagem dividida pela soma "
-        "das duas. Use a revocação e a especificidade das decisões fora do fold (out-of-fold), sem "
-        "arredondar.",
-        "fi": "Kuvittele suuri joukko, vaikkapa miljoona koepalaa, jossa on annettu esiintyvyys. Herkkyys "
-        "kertoo, kuinka moni pahanlaatuisista merkitään; yksi miinus spesifisyys kertoo, "
-        "kuinka moni hyvänlaatuisista merkitään. Täsmällisyys on ensimmäinen lukumäärä jaettuna "
-        "molempien summalla. Käytä out-of-fold-päätösten (kunkin koepalan päätös tulee mallilta, "
-        "joka ei nähnyt sitä) herkkyyttä ja spesifisyyttä pyöristämättöminä.",
-    },
-    form={
-        "en": "one proportion between zero and one, written as a Python decimal (for example 0.35).",
-        "it": "una sola proporzione tra zero e uno, scritta come decimale Python, con il punto (per esempio 0.35).",
-        "es": "una sola proporción entre cero y uno, escrita como número decimal de Python, con punto (p. ej., 0.35).",
-        "pt": "uma única proporção entre zero e um, escrita como decimal do Python, com ponto (por exemplo 0.35).",
-        "fi": "yksi osuus väliltä 0–1 Pythonin desimaalilukuna, pisteellä (esimerkiksi 0.35).",
-    },
-    tol=0.005,  # accepts answers rounded to two decimals; the wrong examples lie much further
-    wrong_examples=_wrong_precision_screening,
+    proportion=True,
+    tol=0.005,  # by hand: two decimals are enough
+    inputs=("oof_recall", "oof_specificity"),
+    expected=lambda r, s: _precision_at(r, s),
+    skill=texts(
+        "Carry recall and specificity to a new prevalence and compute the precision there.",
+        "Portare recall e specificità a una nuova prevalenza e calcolarvi la precision.",
+        "Llevar la exhaustividad y la especificidad a otra prevalencia y calcular allí la precisión.",
+        "Levar a revocação e a especificidade a outra prevalência e calcular ali a precisão.",
+        "Siirtää herkkyys ja spesifisyys uuteen esiintyvyyteen ja laskea siellä täsmällisyys.",
+    ),
+    hint=texts(
+        "Imagine a million biopsies at the new prevalence: recall says how many malignant ones are "
+        "flagged, 1 - specificity how many benign ones. Precision is the first count over the sum of both.",
+        "Immagina un milione di biopsie con la nuova prevalenza: la recall dice quante maligne vengono "
+        "segnalate, 1 - specificità quante benigne. La precision è il primo conteggio diviso la somma dei due.",
+        "Imagina un millón de biopsias con la nueva prevalencia: la exhaustividad dice cuántas malignas se "
+        "marcan; 1 - especificidad, cuántas benignas. La precisión es el primer recuento entre la suma de ambos.",
+        "Imagine um milhão de biópsias na nova prevalência: a revocação diz quantas malignas são "
+        "sinalizadas; 1 - especificidade, quantas benignas. A precisão é a primeira contagem sobre a soma das duas.",
+        "Kuvittele miljoona koepalaa uudella esiintyvyydellä: herkkyys kertoo, montako pahanlaatuista "
+        "merkitään, 1 - spesifisyys montako hyvänlaatuista. Täsmällisyys on ensimmäinen määrä jaettuna molempien summalla.",
+    ),
+    mistakes=(
+        Mistake(
+            "hits_only",
+            lambda r, s: float(r) * EX_PREVALENCE,
+            about=texts(
+                "the share of true alarms in the whole population",
+                "la quota di allarmi veri in tutta la popolazione",
+                "la proporción de alarmas verdaderas en toda la población",
+                "a proporção de alarmes verdadeiros em toda a população",
+                "oikeiden hälytysten osuus koko väestössä",
+            ),
+            hint=texts(
+                "That is the share of the whole population that is malignant and flagged. Precision divides "
+                "it by everybody flagged, benign ones included.",
+                "È la quota dell'intera popolazione che è maligna e segnalata. La precision la divide per "
+                "tutti i segnalati, benigni compresi.",
+                "Es la proporción de toda la población que es maligna y está marcada. La precisión la divide "
+                "entre todos los marcados, benignos incluidos.",
+                "É a proporção de toda a população que é maligna e sinalizada. A precisão a divide por todos "
+                "os sinalizados, benignos incluídos.",
+                "Tämä on koko väestön pahanlaatuisten ja merkittyjen osuus. Täsmällisyys jakaa sen kaikilla "
+                "merkityillä, myös hyvänlaatuisilla.",
+            ),
+        ),
+        Mistake(
+            "specificity_as_fpr",
+            lambda r, s: _precision_at(r, s, false_alarm_rate=float(s)),
+            about=texts(
+                "the specificity used as the false alarm rate",
+                "la specificità usata come tasso di falsi allarmi",
+                "la especificidad usada como tasa de falsas alarmas",
+                "a especificidade usada como taxa de alarmes falsos",
+                "spesifisyys väärien hälytysten osuutena",
+            ),
+            hint=texts(
+                "The benign biopsies that are flagged are a share 1 - specificity of the benign ones, not "
+                "the specificity itself.",
+                "Le biopsie benigne segnalate sono una quota 1 - specificità delle benigne, non la specificità stessa.",
+                "Las biopsias benignas marcadas son una proporción 1 - especificidad de las benignas, no la "
+                "especificidad misma.",
+                "As biópsias benignas sinalizadas são uma proporção 1 - especificidade das benignas, não a "
+                "própria especificidade.",
+                "Merkittyjä hyvänlaatuisia on osuus 1 - spesifisyys hyvänlaatuisista, ei spesifisyys itse.",
+            ),
+        ),
+        Mistake(
+            "lowest_simulated",
+            lambda r, s: _precision_at(r, s, prevalence=0.01),
+            about=texts(
+                "the precision at 1 %",
+                "la precision all'1 %",
+                "la precisión al 1 %",
+                "a precisão a 1%",
+                "täsmällisyys 1 %:n esiintyvyydellä",
+            ),
+            hint=texts(
+                "That is the precision at 1 %, the simulation's lowest prevalence. The exercise's "
+                "population has one malignant biopsy in a thousand.",
+                "È la precision all'1 %, la prevalenza più bassa della simulazione. La popolazione "
+                "dell'esercizio ha una biopsia maligna su mille.",
+                "Es la precisión al 1 %, la prevalencia más baja de la simulación. La población del "
+                "ejercicio tiene una biopsia maligna de cada mil.",
+                "É a precisão a 1%, a menor prevalência da simulação. A população do exercício tem uma "
+                "biópsia maligna em cada mil.",
+                "Tämä on täsmällisyys 1 %:n esiintyvyydellä, simulaation pienimmällä. Tehtävän väestössä "
+                "pahanlaatuinen on yksi koepala tuhannesta.",
+            ),
+        ),
+    ),
 )
 
 best_lever = Exercise(
     name="best_lever",
-    solve=_solve_best_lever,
     kind="choice",
-    hint={
-        "en": "Read the expected-cost column of the lever table, which was computed on the validation "
-        "set, and take the row with the smallest cost per transaction. Accuracy, F1 and the test "
-        "set play no part in this choice.",
-        "it": "Leggi la colonna del costo atteso nella tabella delle leve, calcolata sull'insieme di "
-        "validazione, e prendi la riga con il costo per transazione più basso. Accuratezza, F1 e "
-        "insieme di test non c'entrano con questa scelta.",
-        "es": "Lee la columna del coste esperado en la tabla de palancas, calculada en el conjunto de "
-        "validación, y toma la fila con el menor coste por transacción. La exactitud, la F1 y el "
-        "conjunto de prueba no intervienen en esta elección.",
-        "pt": "Leia a coluna do custo esperado na tabela de alavancas, calculada no conjunto de "
-        "validação, e escolha a linha com o menor custo por transação. A acurácia, o F1 e o "
-        "conjunto de teste não entram nessa escolha.",
-        "fi": "Lue vipujen taulukon odotetun kustannuksen sarake, joka on laskettu validointiaineistosta, "
-        "ja valitse rivi, jolla kustannus tapahtumaa kohden on pienin. Tarkkuus (accuracy), F1 ja "
-        "testiaineisto eivät vaikuta tähän valintaan.",
-    },
-    form={
-        "en": "the name of a lever (a row of the lever table), as a string in quotes.",
-        "it": "il nome di una leva (una riga della tabella delle leve), come stringa tra virgolette.",
-        "es": "el nombre de una palanca (una fila de la tabla de palancas), como cadena entre comillas.",
-        "pt": "o nome de uma alavanca (uma linha da tabela de alavancas), como uma string entre aspas.",
-        "fi": "vivun nimi (vipujen taulukon rivi) merkkijonona lainausmerkeissä.",
-    },
-    wrong_examples=_wrong_best_lever,
+    options=LEVERS,
+    inputs=("lever_table", "COSTS", "len(y_val)"),
+    expected=lambda table, costs, n: _cheapest(table, costs, n),
+    points=2,
+    skill=texts(
+        "Compare ways of handling class imbalance by the expected cost of their decisions, not by F1.",
+        "Confrontare modi di gestire lo sbilanciamento con il costo atteso delle decisioni, non con l'F1.",
+        "Comparar formas de tratar el desbalance por el coste esperado de sus decisiones, no por la F1.",
+        "Comparar formas de lidar com o desbalanceamento pelo custo esperado das decisões, não pelo F1.",
+        "Verrata luokkaepätasapainon käsittelytapoja päätösten odotetulla kustannuksella, ei F1:llä.",
+    ),
+    hint=texts(
+        "For each lever, add up c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN with the desk's COSTS and divide "
+        "by the number of validation transactions; keep the lever with the smallest cost.",
+        "Per ogni leva somma c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN con i COSTS dello sportello e dividi "
+        "per il numero di transazioni di validazione; tieni la leva con il costo minore.",
+        "Para cada palanca suma c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN con los COSTS del equipo y divide "
+        "entre el número de transacciones de validación; quédate con la de menor coste.",
+        "Para cada alavanca some c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN com os COSTS da equipe e divida "
+        "pelo número de transações de validação; fique com a de menor custo.",
+        "Laske jokaiselle vivulle c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN osaston hinnoilla (COSTS) ja "
+        "jaa validointitapahtumien määrällä; valitse vipu, jonka kustannus on pienin.",
+    ),
+    mistakes=(
+        Mistake(
+            "best_f1",
+            _best_by("f1"),
+            about=texts(
+                "the lever with the best F1",
+                "la leva con l'F1 migliore",
+                "la palanca con la mejor F1",
+                "a alavanca com o melhor F1",
+                "vipu, jolla on paras F1",
+            ),
+            hint=texts(
+                "That lever has the best F1, which prices a false alarm and a missed fraud alike. The bank "
+                "does not: compute the expected cost.",
+                "Quella leva ha l'F1 migliore, che dà lo stesso prezzo a un falso allarme e a una frode "
+                "mancata. La banca no: calcola il costo atteso.",
+                "Esa palanca tiene la mejor F1, que pone el mismo precio a una falsa alarma y a un fraude "
+                "no detectado. El banco no: calcula el coste esperado.",
+                "Essa alavanca tem o melhor F1, que dá o mesmo preço a um alarme falso e a uma fraude não "
+                "detectada. O banco não: calcule o custo esperado.",
+                "Tällä vivulla on paras F1, joka hinnoittelee väärän hälytyksen ja ohitetun petoksen "
+                "samoin. Pankki ei: laske odotettu kustannus.",
+            ),
+        ),
+        Mistake(
+            "best_recall",
+            _best_by("recall"),
+            about=texts(
+                "the lever with the best recall",
+                "la leva con la recall migliore",
+                "la palanca con la mejor exhaustividad",
+                "a alavanca com a melhor revocação",
+                "vipu, jolla on paras herkkyys",
+            ),
+            hint=texts(
+                "Catching the most frauds is not the same as costing least: every flagged transaction "
+                "costs an investigation.",
+                "Prendere più frodi non equivale a costare meno: ogni transazione segnalata costa un'indagine.",
+                "Detectar más fraudes no es lo mismo que costar menos: cada transacción marcada cuesta una investigación.",
+                "Pegar mais fraudes não é o mesmo que custar menos: cada transação sinalizada custa uma investigação.",
+                "Eniten petoksia kiinni ei ole sama kuin pienin kustannus: jokainen merkitty tapahtuma maksaa tutkinnan.",
+            ),
+        ),
+        Mistake(
+            "caught_fraud_free",
+            lambda table, costs, n: _cheapest(table, costs, n, ignore_tp_cost=True),
+            about=texts(
+                "costs computed without c_TP",
+                "costi calcolati senza c_TP",
+                "costes calculados sin c_TP",
+                "custos calculados sem c_TP",
+                "kustannukset ilman c_TP:tä",
+            ),
+            hint=texts(
+                "A caught fraud is investigated too: include c_TP·TP in each lever's cost.",
+                "Anche una frode intercettata viene esaminata: includi c_TP·TP nel costo di ogni leva.",
+                "Un fraude detectado también se investiga: incluye c_TP·TP en el coste de cada palanca.",
+                "Uma fraude detectada também é investigada: inclua c_TP·TP no custo de cada alavanca.",
+                "Myös kiinni saatu petos tutkitaan: ota c_TP·TP mukaan jokaisen vivun kustannukseen.",
+            ),
+        ),
+    ),
 )
 
 check = Checker(tau_star, precision_screening, best_lever)

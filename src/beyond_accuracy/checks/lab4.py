@@ -1,233 +1,32 @@
 """Checks of lab 4, "Stars, stages and distances".
 
-Every expected answer is computed here with the lab's own procedure: the same stratified split of
-the marriage ratings (same ``random_state``), the same four models, the same metrics, and the same
-error mechanism for the kappa paradox. If the data, scikit-learn or the lab drift apart, the lab's
-stored "Correct" verdicts stop matching and the tests say so.
+Every expected answer is computed from what the check cell passes (the student's test labels and
+each model's test predictions, the pain table) or, for the kappa paradox, from the error mechanism
+the exercise states. A rerun with another ``SEED`` is checked against the student's own models.
 
-In the lab: ``from beyond_accuracy.checks.lab4 import check``, then ``check.qwk_by_hand(answer)``.
+In the lab: ``from beyond_accuracy.checks.lab4 import check``, then
+``check.qwk_by_hand(answer_qwk_by_hand, pain_counts)``.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.dummy import DummyClassifier
-from sklearn.linear_model import LinearRegression, LogisticRegression
-from sklearn.metrics import accuracy_score, cohen_kappa_score
-from sklearn.model_selection import train_test_split
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
+from sklearn.metrics import accuracy_score, cohen_kappa_score, mean_absolute_error
 
-from ..datasets import labels_from_counts, marriage_ratings
-from ..ordinal import OrdinalLogisticRegression
-from ._engine import DECIMAL_FORM, Checker, Exercise
+from ..datasets import labels_from_counts
+from ..metrics import one_off_accuracy
+from ._engine import Checker, Exercise, Mistake, texts
 
-# The lab's settings, repeated here so that the checks reproduce its numbers.
-SEED = 0
-TEST_SIZE = 0.3
 P_MOVE = 0.2  # the error mechanism: one class up or down, at random, with this probability
 PARADOX_PROPORTIONS = (0.70, 0.20, 0.10)  # the population of the "paradox_qwk" exercise
-
-# The data of the "qwk_by_hand" exercise: 20 patients, pain graded by a nurse (rows) and by a
-# model (columns). It is the exercise's input, defined in the lab and repeated here.
-PAIN_LEVELS = ["mild", "moderate", "severe"]
-PAIN_COUNTS = [[6, 2, 0], [1, 5, 1], [1, 1, 3]]
-
-
-class _RoundedRegression(ClassifierMixin, BaseEstimator):
-    """The lab's regression + rounding: least squares on the class numbers, rounded, clipped."""
-
-    def fit(self, X, y):
-        self.classes_ = np.unique(y)
-        self.regression_ = LinearRegression().fit(X, y)
-        return self
-
-    def predict(self, X):
-        raw = self.regression_.predict(X)
-        return np.clip(np.rint(raw), self.classes_.min(), self.classes_.max()).astype(int)
-
-
-# The lab's model names, and what a reader may call each model in the five languages.
-_MODEL_NAMES = {
-    "majority": (
-        "majority",
-        "majority class",
-        "most frequent",
-        "most_frequent",
-        "dummy",
-        "baseline",
-        "maggioranza",
-        "classe maggioritaria",
-        "mayoría",
-        "mayoria",
-        "clase mayoritaria",
-        "maioria",
-        "classe majoritária",
-        "classe majoritaria",
-        "enemmistö",
-        "enemmisto",
-        "enemmistöluokka",
-        "enemmistoluokka",
-        "linha de base",
-        "linea di base",
-        "línea base",
-        "linea base",
-        "vertailutaso",
-    ),
-    "multinomial LR": (
-        "multinomial LR",
-        "multinomial",
-        "multinomial logistic regression",
-        "LogisticRegression",
-        "logistic regression",
-        "nominal",
-        "nominal LR",
-        "regressione logistica multinomiale",
-        "multinomiale",
-        "logistica multinomiale",
-        "regresión logística multinomial",
-        "regresion logistica multinomial",
-        "regressão logística multinomial",
-        "regressao logistica multinomial",
-        "multinomiaalinen",
-        "multinomiaalinen logistinen regressio",
-        "multinominen logistinen regressio",
-        "multinominen",
-        "regressione logistica",
-        "regresión logística",
-        "regresion logistica",
-        "regressão logística",
-        "regressao logistica",
-        "logistinen regressio",
-    ),
-    "regression + rounding": (
-        "regression + rounding",
-        "regression+rounding",
-        "rounding",
-        "rounded regression",
-        "RoundedRegression",
-        "linear regression",
-        "regressione + arrotondamento",
-        "regressione con arrotondamento",
-        "regresión + redondeo",
-        "regresion + redondeo",
-        "regresión con redondeo",
-        "regressão + arredondamento",
-        "regressao + arredondamento",
-        "regressão com arredondamento",
-        "regressio + pyöristys",
-        "regressio + pyoristys",
-        "regressio ja pyöristys",
-        "regressione lineare",
-        "regresión lineal",
-        "regresion lineal",
-        "regressão linear",
-        "regressao linear",
-        "lineaarinen regressio",
-    ),
-    "ordinal LR": (
-        "ordinal LR",
-        "ordinal",
-        "ordinal regression",
-        "ordinal logistic regression",
-        "OrdinalLogisticRegression",
-        "proportional odds",
-        "cumulative logit",
-        "regressione ordinale",
-        "regressione logistica ordinale",
-        "ordinale",
-        "regresión ordinal",
-        "regresion ordinal",
-        "regresión logística ordinal",
-        "regresion logistica ordinal",
-        "regressão ordinal",
-        "regressao ordinal",
-        "regressão logística ordinal",
-        "regressao logistica ordinal",
-        "ordinaalinen",
-        "ordinaalinen regressio",
-        "ordinaalinen logistinen regressio",
-        "järjestysasteikollinen regressio",
-        "järjestysregressio",
-        "chances proporcionais",
-        "logito cumulativo",
-        "odds proporzionali",
-        "logit cumulativo",
-        "odds proporcionales",
-        "logit acumulado",
-    ),
-}
-
-
-@lru_cache(maxsize=1)
-def _test_scores() -> pd.DataFrame:
-    """Accuracy and QWK of the lab's four models on the test part of its split (step 2)."""
-    X, y = marriage_ratings()
-    X_train, X_test, y_train, y_test = train_test_split(
-        X, y, test_size=TEST_SIZE, stratify=y, random_state=SEED
-    )
-    models = {
-        "majority": DummyClassifier(strategy="most_frequent"),
-        "multinomial LR": make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
-        "regression + rounding": make_pipeline(StandardScaler(), _RoundedRegression()),
-        "ordinal LR": make_pipeline(StandardScaler(), OrdinalLogisticRegression()),
-    }
-    rows = {}
-    for name, model in models.items():
-        pred = model.fit(X_train, y_train).predict(X_test)
-        rows[name] = {
-            "accuracy": accuracy_score(y_test, pred),
-            "qwk": cohen_kappa_score(y_test, pred, weights="quadratic"),
-        }
-    return pd.DataFrame(rows).T
-
-
-def _pick(metric: str) -> str:
-    return str(_test_scores()[metric].idxmax())  # ties: the first model in the lab's order
-
-
-def _solve_accuracy_pick() -> tuple[str, ...]:
-    return _MODEL_NAMES[_pick("accuracy")]
-
-
-def _solve_qwk_pick() -> tuple[str, ...]:
-    return _MODEL_NAMES[_pick("qwk")]
-
-
-def _wrong_pick(metric: str) -> tuple[str, ...]:
-    """Every other model, under the lab's name (the other metric's winner among them)."""
-    return tuple(name for name in _MODEL_NAMES if name != _pick(metric))
+MODELS = ("majority", "multinomial LR", "regression + rounding", "ordinal LR")  # the board's rows
 
 
 def _kappa_from_counts(counts, labels, weights=None) -> float:
     table = pd.DataFrame(counts, index=labels, columns=labels)
     y_true, y_pred = labels_from_counts(table)
     return float(cohen_kappa_score(y_true, y_pred, labels=labels, weights=weights))
-
-
-def _solve_qwk_by_hand() -> float:
-    return _kappa_from_counts(PAIN_COUNTS, PAIN_LEVELS, weights="quadratic")
-
-
-def _wrong_qwk_by_hand() -> tuple[float, ...]:
-    """Unweighted and linear kappa, plain accuracy, 1 − weighted disagreement without the chance
-    matrix, and the chance matrix left as counts × counts (not divided by the total)."""
-    O = np.asarray(PAIN_COUNTS, dtype=float)
-    n = O.sum()
-    i, j = np.indices(O.shape)
-    W = (i - j) ** 2 / (len(O) - 1) ** 2
-    E_not_divided = np.outer(O.sum(axis=1), O.sum(axis=0))
-    return (
-        _kappa_from_counts(PAIN_COUNTS, PAIN_LEVELS),
-        _kappa_from_counts(PAIN_COUNTS, PAIN_LEVELS, weights="linear"),
-        float(np.trace(O) / n),
-        float(1 - (W * O).sum() / n),
-        float(1 - (W * O).sum() / (W * E_not_divided).sum()),
-    )
 
 
 def _error_mechanism(k: int, p_move: float, edge_stays: bool = True) -> np.ndarray:
@@ -254,153 +53,372 @@ def _expected_kappa(proportions, weights="quadratic", edge_stays=True) -> float:
     return float(cohen_kappa_score(i.ravel(), j.ravel(), weights=weights, sample_weight=O.ravel()))
 
 
-def _solve_paradox_qwk() -> float:
-    return _expected_kappa(PARADOX_PROPORTIONS)
+def _pain_kappa(table, weights="quadratic") -> float:
+    table = pd.DataFrame(table)
+    if list(table.index) != list(table.columns):
+        raise ValueError("pass the pain table: the same levels in its rows and its columns")
+    return _kappa_from_counts(table.to_numpy(), list(table.index), weights=weights)
 
 
-def _wrong_paradox_qwk() -> tuple[float, ...]:
-    """Accuracy instead of QWK, unweighted and linear kappa, the whole move bouncing inwards at the
-    edges, and the equal-thirds value read from the table."""
-    p = np.asarray(PARADOX_PROPORTIONS, dtype=float)
-    accuracy = float(np.sum(p * np.diag(_error_mechanism(len(p), P_MOVE))))
-    return (
-        accuracy,
-        _expected_kappa(p, weights=None),
-        _expected_kappa(p, weights="linear"),
-        _expected_kappa(p, edge_stays=False),
-        _expected_kappa(np.full(len(p), 1 / len(p))),
-    )
+def _pain_shortcut(table, chance_divided=True) -> float:
+    O = pd.DataFrame(table).to_numpy(dtype=float)
+    i, j = np.indices(O.shape)
+    W = (i - j) ** 2 / (len(O) - 1) ** 2
+    if chance_divided is None:  # no chance matrix at all
+        return float(1 - (W * O).sum() / O.sum())
+    E = np.outer(O.sum(axis=1), O.sum(axis=0))
+    return float(1 - (W * O).sum() / (W * E).sum())
 
 
-qwk_by_hand = Exercise(
-    name="qwk_by_hand",
-    solve=_solve_qwk_by_hand,
-    kind="number",
-    hint={
-        "en": "Three tables of the same shape: the observed counts O; the chance counts E, where "
-        "each cell is its row total times its column total divided by the number of patients; "
-        "the weights W, (i − j)² / (K − 1)², so 0 on the diagonal, 0.25 next to it and 1 in the "
-        "corners. QWK is 1 − Σ W·O / Σ W·E. Unweighted kappa and accuracy are different "
-        "numbers.",
-        "it": "Servono tre tabelle della stessa forma: i conteggi osservati O; i conteggi attesi per "
-        "caso E, in cui ogni cella è il totale della sua riga per il totale della sua colonna "
-        "diviso il numero di pazienti; i pesi W, (i − j)² / (K − 1)², cioè 0 sulla diagonale, "
-        "0,25 accanto a essa e 1 negli angoli. Il QWK è 1 − Σ W·O / Σ W·E. Il kappa non pesato "
-        "e l'accuratezza sono numeri diversi.",
-        "es": "Hacen falta tres tablas de la misma forma: los recuentos observados O; los recuentos "
-        "esperados por azar E, donde cada celda es el total de su fila por el total de su "
-        "columna dividido entre el número de pacientes; los pesos W, (i − j)² / (K − 1)², es "
-        "decir, 0 en la diagonal, 0,25 junto a ella y 1 en las esquinas. El QWK es "
-        "1 − Σ W·O / Σ W·E. El kappa sin pesos y la exactitud son otros números.",
-        "pt": "São três tabelas do mesmo formato: as contagens observadas O; as contagens esperadas "
-        "ao acaso E, em que cada célula é o total da sua linha vezes o total da sua coluna "
-        "dividido pelo número de pacientes; os pesos W, (i − j)² / (K − 1)², ou seja, 0 na "
-        "diagonal, 0,25 ao lado dela e 1 nos cantos. O QWK é 1 − Σ W·O / Σ W·E. O kappa sem "
-        "pesos e a acurácia são outros números.",
-        "fi": "Tarvitset kolme samanmuotoista taulukkoa: havaitut lukumäärät O; sattuman mukaiset "
-        "odotetut lukumäärät E, joissa kukin solu on rivinsä summa kertaa sarakkeensa summa "
-        "jaettuna potilaiden määrällä; painot W, (i − j)² / (K − 1)², eli lävistäjällä 0, sen "
-        "vieressä 0,25 ja kulmissa 1. QWK on 1 − Σ W·O / Σ W·E. Painottamaton kappa ja "
-        "tarkkuus (accuracy) ovat eri lukuja.",
-    },
-    form=DECIMAL_FORM,
-    tol=0.001,
-    wrong_examples=_wrong_qwk_by_hand,
+_SCORES = {
+    "accuracy": (accuracy_score, max),
+    "qwk": (lambda t, p: cohen_kappa_score(t, p, weights="quadratic"), max),
+    "kappa": (cohen_kappa_score, max),
+    "one_off": (lambda t, p: one_off_accuracy(t, p, tolerance=1), max),
+    "mae": (mean_absolute_error, min),
+}
+
+
+def _pick(metric):
+    score, best = _SCORES[metric]
+
+    def value(y_test, test_pred):
+        if not set(test_pred) <= set(MODELS):
+            raise ValueError(f"pass the dictionary of test predictions of the models {MODELS}")
+        found = {name: float(score(np.asarray(y_test), np.asarray(pred))) for name, pred in test_pred.items()}
+        top = best(found.values())
+        return tuple(name for name, v in found.items() if v == top)  # ties: any of the tied models
+
+    return value
+
+
+def _one_pick(metric):
+    pick = _pick(metric)
+    return lambda y_test, test_pred: pick(y_test, test_pred)[0]
+
+
+_PICK_SKILL = texts(
+    "Read a model comparison by the metric that was declared, and see that metrics can disagree.",
+    "Leggere un confronto tra modelli con la metrica dichiarata e vedere che le metriche possono non essere d'accordo.",
+    "Leer una comparación de modelos con la métrica declarada y ver que las métricas pueden discrepar.",
+    "Ler uma comparação de modelos pela métrica declarada e ver que as métricas podem discordar.",
+    "Lukea mallivertailu ilmoitetun mittarin mukaan ja nähdä, että mittarit voivat olla eri mieltä.",
 )
 
-_PICK_FORM = {
-    "en": "the name of a model (a row of the step 2 table), as a string in quotes.",
-    "it": "il nome di un modello (una riga della tabella del passo 2), come stringa tra virgolette.",
-    "es": "el nombre de un modelo (una fila de la tabla del paso 2), como cadena entre comillas.",
-    "pt": "o nome de um modelo (uma linha da tabela do passo 2), como uma string entre aspas.",
-    "fi": "mallin nimi (vaiheen 2 taulukon rivi) merkkijonona lainausmerkeissä.",
-}
 
 accuracy_pick = Exercise(
     name="accuracy_pick",
-    solve=_solve_accuracy_pick,
     kind="choice",
-    hint={
-        "en": "Read only the accuracy column of the step 2 table, computed on the test set, and take "
-        "the model with the largest value. Do not let the other columns, or what you expect "
-        "of an ordinal model, decide for you.",
-        "it": "Leggi solo la colonna dell'accuratezza nella tabella del passo 2, calcolata sull'insieme "
-        "di test, e prendi il modello con il valore più alto. Non lasciare che le altre colonne, "
-        "o quello che ti aspetti da un modello ordinale, decidano al posto tuo.",
-        "es": "Lee solo la columna de la exactitud en la tabla del paso 2, calculada en el conjunto de "
-        "prueba, y toma el modelo con el valor más alto. No dejes que las otras columnas, ni lo "
-        "que esperas de un modelo ordinal, decidan por ti.",
-        "pt": "Leia só a coluna da acurácia na tabela do passo 2, calculada no conjunto de teste, e "
-        "escolha o modelo com o maior valor. Não deixe que as outras colunas, nem o que você "
-        "espera de um modelo ordinal, decidam por você.",
-        "fi": "Lue vaiheen 2 taulukosta vain testiaineistosta lasketun tarkkuuden (accuracy) sarake ja "
-        "valitse malli, jolla arvo on suurin. Älä anna muiden sarakkeiden tai ordinaalimallia "
-        "koskevien odotustesi ratkaista puolestasi.",
-    },
-    form=_PICK_FORM,
-    wrong_examples=lambda: _wrong_pick("accuracy"),
+    options=MODELS,
+    inputs=("y_test", "test_pred"),
+    expected=_pick("accuracy"),
+    skill=_PICK_SKILL,
+    hint=texts(
+        "Compute accuracy_score(y_test, pred) for each model's test predictions and keep the largest.",
+        "Calcola accuracy_score(y_test, pred) per le previsioni di test di ogni modello e tieni la più grande.",
+        "Calcula accuracy_score(y_test, pred) para las predicciones de prueba de cada modelo y quédate con la mayor.",
+        "Calcule accuracy_score(y_test, pred) para as previsões de teste de cada modelo e fique com a maior.",
+        "Laske accuracy_score(y_test, pred) jokaisen mallin testiennusteille ja valitse suurin.",
+    ),
+    mistakes=(
+        Mistake(
+            "by_qwk",
+            _one_pick("qwk"),
+            about=texts(
+                "the QWK winner",
+                "il vincitore per QWK",
+                "el ganador por QWK",
+                "o vencedor pelo QWK",
+                "QWK:n voittaja",
+            ),
+            hint=texts(
+                "That model wins on QWK. The exercise asks for the choice of accuracy, the share of exact answers.",
+                "Quel modello vince per QWK. L'esercizio chiede la scelta dell'accuratezza, la quota di risposte esatte.",
+                "Ese modelo gana por QWK. El ejercicio pide la elección de la exactitud, la proporción de respuestas exactas.",
+                "Esse modelo vence pelo QWK. O exercício pede a escolha da acurácia, a proporção de respostas exatas.",
+                "Tämä malli voittaa QWK:lla. Tehtävä kysyy tarkkuuden (accuracy) valintaa eli täsmälleen oikeiden osuutta.",
+            ),
+        ),
+        Mistake(
+            "by_one_off",
+            _one_pick("one_off"),
+            about=texts(
+                "the one-off winner",
+                "il vincitore per accuratezza entro una classe",
+                "el ganador por exactitud a una clase",
+                "o vencedor pela acurácia a uma classe",
+                "yhden luokan toleranssin voittaja",
+            ),
+            hint=texts(
+                "That model wins when an answer one class away counts as right. Accuracy counts only exact answers.",
+                "Quel modello vince quando una risposta a una classe di distanza conta come giusta. "
+                "L'accuratezza conta solo le risposte esatte.",
+                "Ese modelo gana cuando una respuesta a una clase de distancia cuenta como correcta. La "
+                "exactitud solo cuenta las respuestas exactas.",
+                "Esse modelo vence quando uma resposta a uma classe de distância conta como certa. A "
+                "acurácia conta só as respostas exatas.",
+                "Tämä malli voittaa, kun yhden luokan päässä oleva vastaus lasketaan oikeaksi. Tarkkuus laskee vain täsmälleen oikeat.",
+            ),
+        ),
+    ),
 )
 
 qwk_pick = Exercise(
     name="qwk_pick",
-    solve=_solve_qwk_pick,
     kind="choice",
-    hint={
-        "en": "Read only the QWK column of the step 2 table (cohen_kappa_score with "
-        'weights="quadratic" on the test set) and take the model with the largest value. The '
-        "two best are close, so compare them to the third decimal.",
-        "it": "Leggi solo la colonna QWK nella tabella del passo 2 (cohen_kappa_score con "
-        'weights="quadratic" sull\'insieme di test) e prendi il modello con il valore più alto. '
-        "I due migliori sono vicini: confrontali fino alla terza cifra decimale.",
-        "es": "Lee solo la columna QWK en la tabla del paso 2 (cohen_kappa_score con "
-        'weights="quadratic" en el conjunto de prueba) y toma el modelo con el valor más alto. '
-        "Los dos mejores están cerca: compáralos hasta el tercer decimal.",
-        "pt": 'Leia só a coluna QWK na tabela do passo 2 (cohen_kappa_score com weights="quadratic" '
-        "no conjunto de teste) e escolha o modelo com o maior valor. Os dois melhores estão "
-        "próximos: compare-os até a terceira casa decimal.",
-        "fi": 'Lue vaiheen 2 taulukosta vain QWK-sarake (cohen_kappa_score, weights="quadratic", '
-        "testiaineistossa) ja valitse malli, jolla arvo on suurin. Kaksi parasta ovat lähellä "
-        "toisiaan, joten vertaa niitä kolmanteen desimaaliin asti.",
-    },
-    form=_PICK_FORM,
-    wrong_examples=lambda: _wrong_pick("qwk"),
+    options=MODELS,
+    inputs=("y_test", "test_pred"),
+    expected=_pick("qwk"),
+    skill=_PICK_SKILL,
+    hint=texts(
+        'Compute cohen_kappa_score(y_test, pred, weights="quadratic") for each model and keep the largest.',
+        'Calcola cohen_kappa_score(y_test, pred, weights="quadratic") per ogni modello e tieni il più grande.',
+        'Calcula cohen_kappa_score(y_test, pred, weights="quadratic") para cada modelo y quédate con el mayor.',
+        'Calcule cohen_kappa_score(y_test, pred, weights="quadratic") para cada modelo e fique com o maior.',
+        'Laske cohen_kappa_score(y_test, pred, weights="quadratic") jokaiselle mallille ja valitse suurin.',
+    ),
+    mistakes=(
+        Mistake(
+            "by_accuracy",
+            _one_pick("accuracy"),
+            about=texts(
+                "the accuracy winner",
+                "il vincitore per accuratezza",
+                "el ganador por exactitud",
+                "o vencedor pela acurácia",
+                "tarkkuuden voittaja",
+            ),
+            hint=texts(
+                "That model wins on accuracy. QWK asks whether the predictions rise and fall with the truth: compute it.",
+                "Quel modello vince per accuratezza. Il QWK chiede se le previsioni salgono e scendono con la verità: calcolalo.",
+                "Ese modelo gana por exactitud. El QWK pregunta si las predicciones suben y bajan con la verdad: calcúlalo.",
+                "Esse modelo vence pela acurácia. O QWK pergunta se as previsões sobem e descem com a verdade: calcule-o.",
+                "Tämä malli voittaa tarkkuudella. QWK kysyy, nousevatko ja laskevatko ennusteet totuuden mukana: laske se.",
+            ),
+        ),
+        Mistake(
+            "by_mae",
+            _one_pick("mae"),
+            about=texts(
+                "the MAE winner",
+                "il vincitore per MAE",
+                "el ganador por MAE",
+                "o vencedor pelo MAE",
+                "MAE:n voittaja",
+            ),
+            hint=texts(
+                "That model has the lowest MAE, by hugging the middle. QWK compares the agreement with "
+                "the agreement chance would give: compute it.",
+                "Quel modello ha l'MAE più basso perché resta al centro. Il QWK confronta l'accordo con "
+                "quello che darebbe il caso: calcolalo.",
+                "Ese modelo tiene el MAE más bajo porque se queda en el centro. El QWK compara el acuerdo "
+                "con el que daría el azar: calcúlalo.",
+                "Esse modelo tem o menor MAE porque fica no meio. O QWK compara a concordância com a que "
+                "o acaso daria: calcule-o.",
+                "Tällä mallilla on pienin MAE, koska se pysyttelee keskellä. QWK vertaa yhtäpitävyyttä "
+                "sattuman antamaan: laske se.",
+            ),
+        ),
+    ),
+)
+
+qwk_by_hand = Exercise(
+    name="qwk_by_hand",
+    kind="number",
+    tol=0.005,  # by hand: two decimals are enough
+    inputs=("pain_counts",),
+    expected=_pain_kappa,
+    skill=texts(
+        "Compute quadratic-weighted kappa from a confusion matrix: chance matrix, weights, two sums.",
+        "Calcolare il kappa pesato quadratico da una matrice di confusione: matrice del caso, pesi, due somme.",
+        "Calcular el kappa ponderado cuadrático a partir de una matriz de confusión: matriz del azar, pesos, dos sumas.",
+        "Calcular o kappa ponderado quadrático a partir de uma matriz de confusão: matriz do acaso, pesos, duas somas.",
+        "Laskea neliöllisesti painotettu kappa sekaannusmatriisista: sattumamatriisi, painot, kaksi summaa.",
+    ),
+    hint=texts(
+        "E = (row totals × column totals) / n; W[i, j] = (i - j)² / (k - 1)²; "
+        "QWK = 1 - Σ W·O / Σ W·E, with O the table of counts.",
+        "E = (totali di riga × totali di colonna) / n; W[i, j] = (i - j)² / (k - 1)²; "
+        "QWK = 1 - Σ W·O / Σ W·E, dove O è la tabella dei conteggi.",
+        "E = (totales de fila × totales de columna) / n; W[i, j] = (i - j)² / (k - 1)²; "
+        "QWK = 1 - Σ W·O / Σ W·E, con O la tabla de recuentos.",
+        "E = (totais de linha × totais de coluna) / n; W[i, j] = (i - j)² / (k - 1)²; "
+        "QWK = 1 - Σ W·O / Σ W·E, com O a tabela de contagens.",
+        "E = (rivisummat × sarakesummat) / n; W[i, j] = (i - j)² / (k - 1)²; "
+        "QWK = 1 - Σ W·O / Σ W·E, missä O on lukumäärätaulukko.",
+    ),
+    mistakes=(
+        Mistake(
+            "unweighted",
+            lambda t: _pain_kappa(t, weights=None),
+            about=texts(
+                "unweighted kappa",
+                "kappa non pesato",
+                "kappa sin ponderar",
+                "kappa não ponderado",
+                "painottamaton kappa",
+            ),
+            hint=texts(
+                "That is the unweighted kappa: every disagreement counts the same. Weight each cell by (i - j)².",
+                "È il kappa non pesato: ogni disaccordo conta uguale. Pesa ogni cella con (i - j)².",
+                "Es el kappa sin ponderar: todo desacuerdo cuenta igual. Pondera cada celda por (i - j)².",
+                "É o kappa não ponderado: toda discordância conta igual. Pondere cada célula por (i - j)².",
+                "Tämä on painottamaton kappa: jokainen erimielisyys lasketaan samoin. Painota jokaista solua (i - j)²:lla.",
+            ),
+        ),
+        Mistake(
+            "linear",
+            lambda t: _pain_kappa(t, weights="linear"),
+            about=texts(
+                "linear weights", "pesi lineari", "pesos lineales", "pesos lineares", "lineaariset painot"
+            ),
+            hint=texts(
+                "Those are linear weights, |i - j|. Quadratic weights square the distance.",
+                "Quelli sono pesi lineari, |i - j|. I pesi quadratici elevano al quadrato la distanza.",
+                "Esos son pesos lineales, |i - j|. Los cuadráticos elevan la distancia al cuadrado.",
+                "Esses são pesos lineares, |i - j|. Os quadráticos elevam a distância ao quadrado.",
+                "Nämä ovat lineaariset painot |i - j|. Neliölliset painot korottavat etäisyyden toiseen.",
+            ),
+        ),
+        Mistake(
+            "accuracy",
+            lambda t: float(np.trace(pd.DataFrame(t).to_numpy()) / pd.DataFrame(t).to_numpy().sum()),
+            about=texts(
+                "the share on the diagonal",
+                "la quota sulla diagonale",
+                "la proporción en la diagonal",
+                "a proporção na diagonal",
+                "lävistäjän osuus",
+            ),
+            hint=texts(
+                "That is the share of exact agreement. Kappa compares the weighted disagreement with what chance would give.",
+                "È la quota di accordo esatto. Il kappa confronta il disaccordo pesato con quello dovuto al caso.",
+                "Es la proporción de acuerdo exacto. El kappa compara el desacuerdo ponderado con el del azar.",
+                "É a proporção de concordância exata. O kappa compara a discordância ponderada com a do acaso.",
+                "Tämä on täsmällisen yhtäpitävyyden osuus. Kappa vertaa painotettua erimielisyyttä sattuman antamaan.",
+            ),
+        ),
+        Mistake(
+            "no_chance",
+            lambda t: _pain_shortcut(t, chance_divided=None),
+            about=texts(
+                "no chance matrix",
+                "senza matrice del caso",
+                "sin matriz del azar",
+                "sem matriz do acaso",
+                "ilman sattumamatriisia",
+            ),
+            hint=texts(
+                "You divided by n instead of by the weighted sum of the chance matrix E.",
+                "Hai diviso per n invece che per la somma pesata della matrice del caso E.",
+                "Has dividido entre n en lugar de entre la suma ponderada de la matriz del azar E.",
+                "Você dividiu por n em vez de pela soma ponderada da matriz do acaso E.",
+                "Jaoit n:llä etkä sattumamatriisin E painotetulla summalla.",
+            ),
+        ),
+        Mistake(
+            "chance_not_divided",
+            lambda t: _pain_shortcut(t),
+            about=texts(
+                "E not divided by n",
+                "E non diviso per n",
+                "E sin dividir entre n",
+                "E sem dividir por n",
+                "E jakamatta n:llä",
+            ),
+            hint=texts(
+                "The chance matrix is row totals × column totals divided by n, so that E adds up to n like O.",
+                "La matrice del caso è totali di riga × totali di colonna diviso n, così E somma a n come O.",
+                "La matriz del azar es totales de fila × totales de columna entre n, para que E sume n como O.",
+                "A matriz do acaso é totais de linha × totais de coluna dividido por n, para que E some n como O.",
+                "Sattumamatriisi on rivisummat × sarakesummat jaettuna n:llä, jotta E:n summa on n kuten O:n.",
+            ),
+        ),
+    ),
 )
 
 paradox_qwk = Exercise(
     name="paradox_qwk",
-    solve=_solve_paradox_qwk,
     kind="number",
-    hint={
-        "en": "Use the error mechanism of step 5 (probability 0.2 of moving one class, half up and "
-        "half down; at an edge the impossible move stays in place) and the class shares exactly "
-        "as given, not split equally. Weight the expected confusion matrix quadratically: "
-        "the unweighted kappa and the accuracy are different numbers.",
-        "it": "Usa il meccanismo di errore del passo 5 (probabilità 0,2 di spostarsi di una classe, "
-        "metà in su e metà in giù; al bordo lo spostamento impossibile lascia la risposta dov'è) "
-        "e le quote delle classi esattamente come date, non divise in parti uguali. Pesa la "
-        "matrice di confusione attesa in modo quadratico: il kappa non pesato e l'accuratezza "
-        "sono numeri diversi.",
-        "es": "Usa el mecanismo de error del paso 5 (probabilidad 0,2 de moverse una clase, la mitad "
-        "hacia arriba y la mitad hacia abajo; en un extremo, el movimiento imposible deja la "
-        "respuesta donde está) y las proporciones de clase tal como se dan, no repartidas a "
-        "partes iguales. Pondera la matriz de confusión esperada de forma cuadrática: la kappa "
-        "sin pesos y la exactitud son otros números.",
-        "pt": "Use o mecanismo de erro do passo 5 (probabilidade 0,2 de mover uma classe, metade para "
-        "cima e metade para baixo; na borda, o movimento impossível deixa a resposta onde está) "
-        "e as proporções das classes exatamente como dadas, não divididas em partes iguais. "
-        "Pondere a matriz de confusão esperada de forma quadrática: o kappa sem pesos e a "
-        "acurácia são outros números.",
-        "fi": "Käytä vaiheen 5 virhemekanismia (todennäköisyydellä 0,2 vastaus siirtyy yhden luokan, "
-        "puolet kerroista ylös ja puolet alas; reunalla mahdoton siirto jättää vastauksen "
-        "paikalleen) ja luokkien osuuksia täsmälleen annettuina, ei tasan jaettuina. Painota "
-        "odotettu sekaannusmatriisi neliöllisesti: painottamaton kappa ja tarkkuus (accuracy) "
-        "ovat eri lukuja.",
-    },
-    form=DECIMAL_FORM,
     tol=0.005,
-    wrong_examples=_wrong_paradox_qwk,
+    expected=lambda: _expected_kappa(PARADOX_PROPORTIONS),
+    skill=texts(
+        "See that the same rater gets a different kappa in a different population (the kappa paradox).",
+        "Vedere che lo stesso valutatore ottiene un kappa diverso in un'altra popolazione (il paradosso del kappa).",
+        "Ver que el mismo evaluador obtiene otro kappa en otra población (la paradoja del kappa).",
+        "Ver que o mesmo avaliador obtém outro kappa em outra população (o paradoxo do kappa).",
+        "Nähdä, että sama arvioija saa eri kappan eri väestössä (kappan paradoksi).",
+    ),
+    hint=texts(
+        "Use the same error mechanism (0.2, edges as in the lab) with the shares 0.70, 0.20, 0.10: "
+        "expected_scores([0.70, 0.20, 0.10]) gives the expected QWK.",
+        "Usa lo stesso meccanismo d'errore (0.2, bordi come nel laboratorio) con le quote 0.70, 0.20, "
+        "0.10: expected_scores([0.70, 0.20, 0.10]) dà il QWK atteso.",
+        "Usa el mismo mecanismo de error (0.2, bordes como en la práctica) con las proporciones 0.70, "
+        "0.20, 0.10: expected_scores([0.70, 0.20, 0.10]) da el QWK esperado.",
+        "Use o mesmo mecanismo de erro (0.2, bordas como no laboratório) com as proporções 0.70, 0.20, "
+        "0.10: expected_scores([0.70, 0.20, 0.10]) dá o QWK esperado.",
+        "Käytä samaa virhemekanismia (0.2, reunat kuten harjoituksessa) osuuksilla 0.70, 0.20, 0.10: "
+        "expected_scores([0.70, 0.20, 0.10]) antaa odotetun QWK:n.",
+    ),
+    mistakes=(
+        Mistake(
+            "accuracy",
+            lambda: float(np.sum(np.asarray(PARADOX_PROPORTIONS) * np.diag(_error_mechanism(3, P_MOVE)))),
+            about=texts(
+                "the expected accuracy",
+                "l'accuratezza attesa",
+                "la exactitud esperada",
+                "a acurácia esperada",
+                "odotettu tarkkuus",
+            ),
+            hint=texts(
+                "That is the expected accuracy, which does not change with the population. Take the QWK.",
+                "È l'accuratezza attesa, che non cambia con la popolazione. Prendi il QWK.",
+                "Es la exactitud esperada, que no cambia con la población. Toma el QWK.",
+                "É a acurácia esperada, que não muda com a população. Pegue o QWK.",
+                "Tämä on odotettu tarkkuus, joka ei muutu väestön mukana. Ota QWK.",
+            ),
+        ),
+        Mistake(
+            "unweighted",
+            lambda: _expected_kappa(PARADOX_PROPORTIONS, weights=None),
+            about=texts(
+                "unweighted kappa",
+                "kappa non pesato",
+                "kappa sin ponderar",
+                "kappa não ponderado",
+                "painottamaton kappa",
+            ),
+            hint=texts(
+                "That is the unweighted kappa; the exercise asks for the quadratic-weighted one.",
+                "È il kappa non pesato; l'esercizio chiede quello pesato quadratico.",
+                "Es el kappa sin ponderar; el ejercicio pide el ponderado cuadrático.",
+                "É o kappa não ponderado; o exercício pede o ponderado quadrático.",
+                "Tämä on painottamaton kappa; tehtävä kysyy neliöllisesti painotettua.",
+            ),
+        ),
+        Mistake(
+            "equal_thirds",
+            lambda: _expected_kappa(np.full(3, 1 / 3)),
+            about=texts(
+                "the value for equal thirds",
+                "il valore per tre terzi uguali",
+                "el valor para tercios iguales",
+                "o valor para terços iguais",
+                "arvo tasaosuuksilla",
+            ),
+            hint=texts(
+                "That is the QWK of a population split in equal thirds. Use the shares 0.70, 0.20, 0.10.",
+                "È il QWK di una popolazione divisa in tre terzi uguali. Usa le quote 0.70, 0.20, 0.10.",
+                "Es el QWK de una población dividida en tercios iguales. Usa las proporciones 0.70, 0.20, 0.10.",
+                "É o QWK de uma população dividida em terços iguais. Use as proporções 0.70, 0.20, 0.10.",
+                "Tämä on QWK väestölle, joka jakautuu kolmeen yhtä suureen osaan. Käytä osuuksia 0.70, 0.20, 0.10.",
+            ),
+        ),
+    ),
 )
 
-check = Checker(qwk_by_hand, accuracy_pick, qwk_pick, paradox_qwk)
+check = Checker(accuracy_pick, qwk_pick, qwk_by_hand, paradox_qwk)
 
 __all__ = ["check"]

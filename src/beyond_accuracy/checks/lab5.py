@@ -1,445 +1,343 @@
-"""Checks of lab 5, "Hunt the bad labels".
+"""Checks of lab 5, "The label hunt".
 
-Every expected answer is computed here with the lab's own procedure: the same clean test set
-split off first (same ``random_state``), the same corrupted labels (``corrupt_labels`` with the
-same seed and fraction), the same out-of-fold probabilities and the same leaked feature. If the
-data, scikit-learn or the lab drift apart, the lab's stored "Correct" verdicts stop matching and
-the tests say so.
+Every expected answer is computed from what the check cell passes: the student's corruption mask,
+out-of-fold losses, leaked mask and leaky losses. A rerun with another ``NOISE`` or ``SEED`` is
+checked against the student's own hunt.
 
-In the lab: ``from beyond_accuracy.checks.lab5 import check``, then ``check.loss_by_hand(answer)``.
+In the lab: ``from beyond_accuracy.checks.lab5 import check``, then
+``check.precision_at_30(answer_precision_at_30, corrupted, loss_oof)``.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import math
 
 import numpy as np
-from sklearn.datasets import load_digits
-from sklearn.linear_model import LogisticRegression
-from sklearn.model_selection import StratifiedKFold, cross_val_predict, train_test_split
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import StandardScaler
 
-from ..datasets import corrupt_labels
-from ..metrics import hunt_curve, per_example_log_loss, precision_at_k, recall_at_k, review_budget
-from ._engine import DECIMAL_FORM, PROPORTION_FORM, Checker, Exercise
+from ._engine import Checker, Exercise, Mistake, texts
 
-# The lab's settings, repeated here so that the checks reproduce its numbers.
-SEED = 0
-TEST_SIZE = 0.3  # share of the images set aside, before any corruption, as the clean test set
-NOISE = 0.10  # share of the pool's labels corrupted
-LEAK_SHARE = 0.3  # share of the pool whose leaked field copies the given label (step 10)
-TAIL = 100  # size of the tails compared in step 10
 HAND_PROBABILITY = 0.2  # the probability of the true class in the "loss_by_hand" exercise
-K = 10  # the k of the "precision_at_10" exercise
-TARGET = 0.8  # the share of wrong labels of the "budget_80" exercise
+K = 30  # the k of the "precision_at_30" exercise
+TARGET = 0.75  # the share of wrong labels of the "budget_75" exercise
+TAIL = 100  # the size of the tails compared in the "leak_tail" exercise
+TAILS = ("top", "bottom", "neither")  # the options of "leak_tail": top = the highest losses
 
 
-def _model():
-    return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+def _ranking(mask, loss):
+    mask = np.asarray(mask, dtype=bool)
+    loss = np.asarray(loss, dtype=float)
+    if mask.shape != loss.shape or mask.ndim != 1:
+        raise ValueError("pass the mask and the losses of the same images")
+    return mask, np.argsort(-loss, kind="stable")  # highest loss first, as in the lab
 
 
-def _out_of_fold(X, y) -> np.ndarray:
-    cv = StratifiedKFold(n_splits=5, shuffle=True, random_state=SEED)
-    return cross_val_predict(_model(), X, y, cv=cv, method="predict_proba")
+def _precision_at(mask, loss, k=K, lowest=False) -> float:
+    mask, order = _ranking(mask, loss)
+    chosen = order[::-1][:k] if lowest else order[:k]
+    return float(mask[chosen].mean())
 
 
-def _frozen(*arrays):
-    for a in arrays:
-        a.setflags(write=False)
-    return arrays
+def _budget(mask, loss, target=TARGET) -> int:
+    mask, order = _ranking(mask, loss)
+    found = np.cumsum(mask[order])
+    return int(np.argmax(found >= math.ceil(target * mask.sum() - 1e-9)) + 1)
 
 
-@lru_cache(maxsize=1)
-def _hunt() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The pool (steps 1, 2 and 4): its features, given labels, corrupted mask and out-of-fold losses."""
-    X, y = load_digits(return_X_y=True)
-    X_pool, _, y_true_pool, _ = train_test_split(X, y, test_size=TEST_SIZE, stratify=y, random_state=SEED)
-    y_given, corrupted = corrupt_labels(y_true_pool, NOISE, random_state=SEED)
-    loss = per_example_log_loss(y_given, _out_of_fold(X_pool, y_given))
-    return _frozen(X_pool, y_given, corrupted, loss)
-
-
-@lru_cache(maxsize=1)
-def _leaked_hunt() -> tuple[np.ndarray, np.ndarray]:
-    """Step 10: the leaked mask and the out-of-fold losses once the leaked field is added."""
-    X_pool, y_given, _, _ = _hunt()
-    rng = np.random.default_rng(SEED)
-    leaked = np.zeros(len(y_given), dtype=bool)
-    leaked[rng.choice(len(y_given), size=round(LEAK_SHARE * len(y_given)), replace=False)] = True
-    field = np.eye(10)[y_given] * leaked[:, None]  # one-hot copy of the given label, empty elsewhere
-    X_leaky = np.hstack([X_pool, field])
-    loss = per_example_log_loss(y_given, _out_of_fold(X_leaky, y_given))
-    return _frozen(leaked, loss)
-
-
-# --- loss_by_hand -------------------------------------------------------------------------------
-
-
-def _solve_loss_by_hand() -> float:
-    # one example of class 0 whose probability row gives that class HAND_PROBABILITY
-    proba = np.array([[HAND_PROBABILITY, 1 - HAND_PROBABILITY]])
-    return float(per_example_log_loss(np.array([0]), proba, labels=[0, 1])[0])
-
-
-def _wrong_loss_by_hand() -> tuple:
-    """log base 10 or 2, the sign forgotten, the loss of the other class, and 1 - p."""
-    p = HAND_PROBABILITY
-    return tuple(float(x) for x in (-np.log10(p), -np.log2(p), np.log(p), -np.log(1 - p), 1 - p))
-
-
-# --- precision_at_10 ----------------------------------------------------------------------------
-
-
-def _solve_precision_at_10() -> float:
-    _, _, corrupted, loss = _hunt()
-    return precision_at_k(corrupted, loss, K)
-
-
-def _wrong_precision_at_10() -> tuple:
-    """A count instead of a share, recall@10, the lowest-loss end, and the share of corrupted labels."""
-    _, _, corrupted, loss = _hunt()
-    right = _solve_precision_at_10()
-    candidates = (
-        float(round(right * K)),  # the count of corrupted labels among the ten
-        recall_at_k(corrupted, loss, K),  # divided by all corrupted labels
-        precision_at_k(corrupted, -loss, K),  # the ten lowest losses
-        float(corrupted.mean()),  # the base rate: a random ten
-    )
-    return tuple(c for c in candidates if abs(c - right) > 0.01)
-
-
-# --- budget_80 ----------------------------------------------------------------------------------
-
-
-def _solve_budget_80() -> int:
-    _, _, corrupted, loss = _hunt()
-    return review_budget(corrupted, loss, TARGET)
-
-
-def _wrong_budget_80() -> tuple:
-    """Errors found instead of examples opened, the budget of a random order, other targets."""
-    _, _, corrupted, loss = _hunt()
-    right = _solve_budget_80()
-    curve = hunt_curve(corrupted, loss)
-    found = int(curve.loc[curve["k"] == right, "found"].iloc[0])
-    candidates = (
-        found,  # how many wrong labels were found, not how many images were opened
-        int(np.ceil(TARGET * len(corrupted))),  # a random review order, on average
-        review_budget(corrupted, loss, 0.9),
-        review_budget(corrupted, loss, 0.5),
-    )
-    return tuple(sorted({c for c in candidates if c != right}))
-
-
-# --- leak_tail ----------------------------------------------------------------------------------
-
-# How a reader may name each end of the loss ranking, in the five languages of the course.
-_BOTTOM = (
-    "bottom",
-    "the bottom",
-    "bottom tail",
-    "low",
-    "low loss",
-    "lowest",
-    "lowest loss",
-    "the lowest loss",
-    "smallest loss",
-    "near-zero loss",
-    "near zero",
-    "zero loss",
-    "loss near zero",
-    "basso",
-    "in basso",
-    "fondo",
-    "il fondo",
-    "in fondo",
-    "il fondo della graduatoria",
-    "fondo della graduatoria",
-    "estremità inferiore",
-    "l'estremità inferiore",
-    "estremita inferiore",
-    "coda inferiore",
-    "coda bassa",
-    "perdita bassa",
-    "perdita più bassa",
-    "perdita piu bassa",
-    "perdita minima",
-    "perdita quasi nulla",
-    "perdita vicina a zero",
-    "perdita prossima allo zero",
-    "abajo",
-    "inferior",
-    "cola inferior",
-    "cola baja",
-    "el fondo",
-    "final",
-    "el final",
-    "parte baja",
-    "parte inferior",
-    "extremo inferior",
-    "fondo de la lista",
-    "el fondo de la lista",
-    "la cola inferior",
-    "la cola baja",
-    "el extremo inferior",
-    "la parte baja",
-    "la parte inferior",
-    "pérdida baja",
-    "perdida baja",
-    "pérdida más baja",
-    "perdida mas baja",
-    "pérdida mínima",
-    "perdida minima",
-    "pérdida casi nula",
-    "perdida casi nula",
-    "pérdida cercana a cero",
-    "perdida cercana a cero",
-    "baixo",
-    "embaixo",
-    "fundo",
-    "o fundo",
-    "cauda inferior",
-    "a cauda inferior",
-    "parte de baixo",
-    "a parte de baixo",
-    "base",
-    "a base",
-    "menor perda",
-    "a menor perda",
-    "perda perto de zero",
-    "cauda baixa",
-    "perda baixa",
-    "perda mais baixa",
-    "perda mínima",
-    "perda minima",
-    "perda quase nula",
-    "perda próxima de zero",
-    "perda proxima de zero",
-    "alapää",
-    "alapaa",
-    "alapäässä",
-    "alapaassa",
-    "pienet häviöt",
-    "pienimmät häviöt",
-    "loppupää",
-    "loppupaa",
-    "lopussa",
-    "alhaalla",
-    "alin",
-    "alimmat",
-    "alahäntä",
-    "alempi häntä",
-    "pieni häviö",
-    "pieni havio",
-    "pienin häviö",
-    "pienin havio",
-    "matala häviö",
-    "lähes nolla",
-    "lähes nollahäviö",
-    "lähes nolla häviö",
-    "häviö lähellä nollaa",
-)
-_TOP = (
-    "top",
-    "the top",
-    "top tail",
-    "high",
-    "high loss",
-    "highest",
-    "highest loss",
-    "the highest loss",
-    "largest loss",
-    "alto",
-    "in alto",
-    "cima",
-    "in cima",
-    "la cima",
-    "estremità superiore",
-    "coda superiore",
-    "perdita alta",
-    "perdita più alta",
-    "perdita massima",
-    "arriba",
-    "superior",
-    "cola superior",
-    "pérdida alta",
-    "pérdida más alta",
-    "pérdida máxima",
-    "topo",
-    "o topo",
-    "cauda superior",
-    "perda alta",
-    "perda mais alta",
-    "perda máxima",
-    "yläpää",
-    "yläpäässä",
-    "kärki",
-    "kärjessä",
-    "alkupää",
-    "suuret häviöt",
-    "suurimmat häviöt",
-    "ylhäällä",
-    "ylin",
-    "suuri häviö",
-    "suurin häviö",
-    "korkea häviö",
-)
-_MIDDLE = ("middle", "the middle", "mezzo", "medio", "meio", "keskellä")
-
-
-def _solve_leak_tail() -> tuple[str, ...]:
-    """The names of the end of the ranking where the leaked examples crowd (step 10)."""
-    leaked, loss = _leaked_hunt()
-    order = np.argsort(-loss, kind="stable")  # highest loss first, as in the lab
-    top_share, bottom_share = leaked[order[:TAIL]].mean(), leaked[order[-TAIL:]].mean()
-    return _BOTTOM if bottom_share > top_share else _TOP
-
-
-def _wrong_leak_tail() -> tuple[str, ...]:
-    right = set(_solve_leak_tail())
-    return tuple(name for name in (*_TOP, *_BOTTOM, *_MIDDLE) if name not in right)
+def _leak_tail(leaked, loss_leaky) -> str:
+    leaked, order = _ranking(leaked, loss_leaky)
+    top, bottom = leaked[order[:TAIL]].mean(), leaked[order[-TAIL:]].mean()
+    share = leaked.mean()
+    if max(top, bottom) < share + 0.1:
+        return "neither"
+    return "bottom" if bottom > top else "top"
 
 
 loss_by_hand = Exercise(
     name="loss_by_hand",
-    solve=_solve_loss_by_hand,
     kind="number",
-    hint={
-        "en": "The per-example loss is minus the natural logarithm of the probability the model gave "
-        "the true class. Use np.log (the natural logarithm, not log10 or log2) and keep the "
-        "minus sign: a loss is never negative. The probabilities of the other classes play no "
-        "part.",
-        "it": "La perdita per esempio è il logaritmo naturale della probabilità che il modello ha dato "
-        "alla classe vera, cambiato di segno. Usa np.log (il logaritmo naturale, non log10 né "
-        "log2) e non dimenticare il segno meno: una perdita non è mai negativa. Le probabilità "
-        "delle altre classi non contano.",
-        "es": "La pérdida por ejemplo es menos el logaritmo natural de la probabilidad que el modelo "
-        "asignó a la clase verdadera. Usa np.log (el logaritmo natural, no log10 ni log2) y no "
-        "olvides el signo menos: una pérdida nunca es negativa. Las probabilidades de las demás "
-        "clases no intervienen.",
-        "pt": "A perda por exemplo é menos o logaritmo natural da probabilidade que o modelo deu à "
-        "classe verdadeira. Use np.log (o logaritmo natural, não log10 nem log2) e mantenha o "
-        "sinal de menos: uma perda nunca é negativa. As probabilidades das outras classes não "
-        "entram na conta.",
-        "fi": "Esimerkkikohtainen häviö on miinus sen todennäköisyyden luonnollinen logaritmi, jonka "
-        "malli antoi oikealle luokalle. Käytä funktiota np.log (luonnollinen logaritmi, ei log10 "
-        "eikä log2) ja muista miinusmerkki: häviö ei ole koskaan negatiivinen. Muiden luokkien "
-        "todennäköisyyksillä ei ole merkitystä.",
-    },
-    form=DECIMAL_FORM,
-    tol=0.005,  # accepts answers rounded to two decimals; the wrong examples lie much further
-    wrong_examples=lambda: _wrong_loss_by_hand(),
+    tol=0.005,  # by hand: two decimals are enough
+    expected=lambda: -math.log(HAND_PROBABILITY),
+    skill=texts(
+        "Compute one example's log loss, −ln of the probability given to its label.",
+        "Calcolare la log loss di un esempio, −ln della probabilità data alla sua etichetta.",
+        "Calcular la log loss de un ejemplo, −ln de la probabilidad dada a su etiqueta.",
+        "Calcular a log loss de um exemplo, −ln da probabilidade dada ao seu rótulo.",
+        "Laskea yhden esimerkin log loss, −ln sen nimiölle annetusta todennäköisyydestä.",
+    ),
+    hint=texts(
+        "The per-example loss is minus the natural logarithm of the probability of the label: np.log is ln.",
+        "La perdita di un esempio è meno il logaritmo naturale della probabilità dell'etichetta: np.log è ln.",
+        "La pérdida de un ejemplo es menos el logaritmo natural de la probabilidad de la etiqueta: np.log es ln.",
+        "A perda de um exemplo é menos o logaritmo natural da probabilidade do rótulo: np.log é ln.",
+        "Esimerkin häviö on miinus nimiön todennäköisyyden luonnollinen logaritmi: np.log on ln.",
+    ),
+    mistakes=(
+        Mistake(
+            "log10",
+            lambda: -math.log10(HAND_PROBABILITY),
+            about=texts(
+                "base-10 logarithm",
+                "logaritmo in base 10",
+                "logaritmo en base 10",
+                "logaritmo na base 10",
+                "10-kantainen logaritmi",
+            ),
+            hint=texts(
+                "That is the base-10 logarithm. The loss uses the natural logarithm (np.log).",
+                "È il logaritmo in base 10. La perdita usa il logaritmo naturale (np.log).",
+                "Es el logaritmo en base 10. La pérdida usa el logaritmo natural (np.log).",
+                "É o logaritmo na base 10. A perda usa o logaritmo natural (np.log).",
+                "Tämä on 10-kantainen logaritmi. Häviö käyttää luonnollista logaritmia (np.log).",
+            ),
+        ),
+        Mistake(
+            "log2",
+            lambda: -math.log2(HAND_PROBABILITY),
+            about=texts(
+                "base-2 logarithm",
+                "logaritmo in base 2",
+                "logaritmo en base 2",
+                "logaritmo na base 2",
+                "2-kantainen logaritmi",
+            ),
+            hint=texts(
+                "That is the base-2 logarithm (bits). The loss uses the natural logarithm (np.log).",
+                "È il logaritmo in base 2 (bit). La perdita usa il logaritmo naturale (np.log).",
+                "Es el logaritmo en base 2 (bits). La pérdida usa el logaritmo natural (np.log).",
+                "É o logaritmo na base 2 (bits). A perda usa o logaritmo natural (np.log).",
+                "Tämä on 2-kantainen logaritmi (bitit). Häviö käyttää luonnollista logaritmia (np.log).",
+            ),
+        ),
+        Mistake(
+            "sign",
+            lambda: math.log(HAND_PROBABILITY),
+            about=texts(
+                "the minus sign forgotten",
+                "il segno meno dimenticato",
+                "el signo menos olvidado",
+                "o sinal de menos esquecido",
+                "miinusmerkki unohtunut",
+            ),
+            hint=texts(
+                "A loss is never negative: the formula has a minus sign in front of the logarithm.",
+                "Una perdita non è mai negativa: la formula ha un segno meno davanti al logaritmo.",
+                "Una pérdida nunca es negativa: la fórmula lleva un signo menos delante del logaritmo.",
+                "Uma perda nunca é negativa: a fórmula tem um sinal de menos antes do logaritmo.",
+                "Häviö ei ole koskaan negatiivinen: kaavassa on miinusmerkki logaritmin edessä.",
+            ),
+        ),
+        Mistake(
+            "other_classes",
+            lambda: -math.log(1 - HAND_PROBABILITY),
+            about=texts(
+                "the probability of the other classes",
+                "la probabilità delle altre classi",
+                "la probabilidad de las otras clases",
+                "a probabilidade das outras classes",
+                "muiden luokkien todennäköisyys",
+            ),
+            hint=texts(
+                "Only the probability given to the true class enters the loss, not the rest shared among the others.",
+                "Nella perdita entra solo la probabilità data alla classe vera, non il resto diviso tra le altre.",
+                "En la pérdida solo entra la probabilidad dada a la clase verdadera, no el resto repartido entre las otras.",
+                "Na perda entra só a probabilidade dada à classe verdadeira, não o resto dividido entre as outras.",
+                "Häviöön vaikuttaa vain oikealle luokalle annettu todennäköisyys, ei muille jaettu loppuosa.",
+            ),
+        ),
+    ),
 )
 
-precision_at_10 = Exercise(
-    name="precision_at_10",
-    solve=_solve_precision_at_10,
+precision_at_30 = Exercise(
+    name="precision_at_30",
     kind="number",
-    hint={
-        "en": "Sort the pool's images by out-of-fold loss from the highest down "
-        "(np.argsort(-loss_oof)), keep the first ten and take the share of them whose label was "
-        "corrupted (the mask `corrupted`). Give a share of the ten, not a count, and do not "
-        "divide by all the corrupted labels.",
-        "it": "Ordina le immagini dell'insieme di lavoro per perdita fuori dal fold (out-of-fold), dalla più "
-        "alta in giù (np.argsort(-loss_oof)), tieni le prime dieci e calcola la quota di quelle "
-        "con l'etichetta corrotta (la maschera `corrupted`). Serve una quota delle dieci, non un "
-        "conteggio, e non va divisa per tutte le etichette corrotte.",
-        "es": "Ordena las imágenes del conjunto de trabajo por pérdida fuera de pliegue (out-of-fold), "
-        "de la más alta hacia abajo (np.argsort(-loss_oof)), quédate con las diez primeras y "
-        "calcula la proporción de ellas cuya etiqueta fue corrompida (la máscara `corrupted`). "
-        "Da una proporción de las diez, no un recuento, y no dividas por todas las etiquetas "
-        "corrompidas.",
-        "pt": "Ordene as imagens do conjunto de trabalho pela perda fora do fold (out-of-fold), da "
-        "maior para baixo (np.argsort(-loss_oof)), fique com as dez primeiras e calcule a "
-        "proporção delas cujo rótulo foi corrompido (a máscara `corrupted`). Informe uma "
-        "proporção das dez, não uma contagem, e não divida pelo total de rótulos corrompidos.",
-        "fi": "Järjestä työaineiston kuvat out-of-fold-häviön mukaan "
-        "suurimmasta alkaen (np.argsort(-loss_oof)), ota kymmenen ensimmäistä ja laske, kuinka "
-        "suuri osuus niistä on turmeltuja nimiöitä (maski `corrupted`). Anna osuus kymmenestä, "
-        "ei lukumäärää, äläkä jaa kaikkien turmeltujen nimiöiden määrällä.",
-    },
-    form=PROPORTION_FORM,
-    tol=0.005,  # shares of ten images are tenths apart
-    wrong_examples=lambda: _wrong_precision_at_10(),
+    proportion=True,
+    tol=0.005,  # shares of thirty images are 1/30 apart
+    inputs=("corrupted", "loss_oof"),
+    expected=_precision_at,
+    skill=texts(
+        "Measure how well a loss ranking finds wrong labels: precision at k.",
+        "Misurare quanto bene una classifica per perdita trova le etichette sbagliate: la precision a k.",
+        "Medir lo bien que una clasificación por pérdida encuentra etiquetas erróneas: la precisión en k.",
+        "Medir o quanto um ranking por perda encontra rótulos errados: a precisão em k.",
+        "Mitata, kuinka hyvin häviöjärjestys löytää väärät nimiöt: täsmällisyys k:ssa.",
+    ),
+    hint=texts(
+        "Sort the images by decreasing loss, take the first 30 and compute the share of them whose label was corrupted.",
+        "Ordina le immagini per perdita decrescente, prendi le prime 30 e calcola la quota con l'etichetta corrotta.",
+        "Ordena las imágenes por pérdida decreciente, toma las 30 primeras y calcula la proporción con la etiqueta corrompida.",
+        "Ordene as imagens por perda decrescente, pegue as 30 primeiras e calcule a proporção com o rótulo corrompido.",
+        "Järjestä kuvat laskevan häviön mukaan, ota 30 ensimmäistä ja laske, kuinka suurella osalla nimiö oli turmeltu.",
+    ),
+    mistakes=(
+        Mistake(
+            "lowest",
+            lambda m, loss: _precision_at(m, loss, lowest=True),
+            about=texts(
+                "the 30 lowest losses",
+                "le 30 perdite più basse",
+                "las 30 pérdidas más bajas",
+                "as 30 menores perdas",
+                "30 pienintä häviötä",
+            ),
+            hint=texts(
+                "You took the 30 lowest losses. The hunt starts from the highest: sort by -loss.",
+                "Hai preso le 30 perdite più basse. La caccia parte dalle più alte: ordina per -loss.",
+                "Has tomado las 30 pérdidas más bajas. La búsqueda empieza por las más altas: ordena por -loss.",
+                "Você pegou as 30 menores perdas. A busca começa pelas maiores: ordene por -loss.",
+                "Otit 30 pienintä häviötä. Metsästys alkaa suurimmista: järjestä -loss-arvon mukaan.",
+            ),
+        ),
+        Mistake(
+            "k10",
+            lambda m, loss: _precision_at(m, loss, k=10),
+            about=texts("precision@10", "precision@10", "precisión@10", "precisão@10", "täsmällisyys@10"),
+            hint=texts(
+                "That is the share among the first 10 images; the exercise asks for the first 30.",
+                "È la quota tra le prime 10 immagini; l'esercizio chiede le prime 30.",
+                "Es la proporción entre las 10 primeras imágenes; el ejercicio pide las 30 primeras.",
+                "É a proporção entre as 10 primeiras imagens; o exercício pede as 30 primeiras.",
+                "Tämä on osuus 10 ensimmäisen kuvan joukossa; tehtävä kysyy 30 ensimmäistä.",
+            ),
+        ),
+        Mistake(
+            "recall",
+            lambda m, loss: float(np.asarray(m)[_ranking(m, loss)[1][:K]].sum() / np.asarray(m).sum()),
+            about=texts("recall@30", "recall@30", "exhaustividad@30", "revocação@30", "herkkyys@30"),
+            hint=texts(
+                "You divided by all the corrupted labels (that is recall@30). Precision@30 divides by the 30 opened images.",
+                "Hai diviso per tutte le etichette corrotte (è la recall@30). La precision@30 divide per le 30 immagini aperte.",
+                "Has dividido entre todas las etiquetas corrompidas (es la exhaustividad@30). La precisión@30 divide entre las 30 imágenes abiertas.",
+                "Você dividiu por todos os rótulos corrompidos (é a revocação@30). A precisão@30 divide pelas 30 imagens abertas.",
+                "Jaoit kaikkien turmeltujen nimiöiden määrällä (se on herkkyys@30). Täsmällisyys@30 jakaa 30 avatulla kuvalla.",
+            ),
+        ),
+    ),
 )
 
-budget_80 = Exercise(
-    name="budget_80",
-    solve=_solve_budget_80,
+budget_75 = Exercise(
+    name="budget_75",
     kind="number",
-    hint={
-        "en": "Walk down the ranking from the highest loss. The answer is the first k at which the "
-        "corrupted labels found so far reach 80% of all the corrupted labels in the pool, that "
-        "is the first row of hunt_curve whose recall is at least 0.8. Count the images opened, "
-        "not the wrong labels found.",
-        "it": "Scendi lungo la graduatoria partendo dalla perdita più alta. La risposta è il primo k "
-        "per cui le etichette corrotte trovate fin lì raggiungono l'80% di tutte quelle "
-        "dell'insieme di lavoro, cioè la prima riga di hunt_curve con recall almeno 0.8. Conta "
-        "le immagini aperte, non le etichette sbagliate trovate.",
-        "es": "Recorre la lista ordenada desde la pérdida más alta. La respuesta es el primer k en el "
-        "que las etiquetas corrompidas encontradas hasta ese punto llegan al 80 % de todas las "
-        "del conjunto de trabajo, es decir, la primera fila de hunt_curve cuya exhaustividad "
-        "(recall) es al menos 0.8. Cuenta las imágenes abiertas, no las etiquetas erróneas "
-        "encontradas.",
-        "pt": "Percorra o ranking a partir da maior perda. A resposta é o primeiro k em que os rótulos "
-        "corrompidos encontrados até ali chegam a 80% de todos os do conjunto de trabalho, ou "
-        "seja, a primeira linha de hunt_curve cuja revocação (recall) é pelo menos 0.8. Conte as "
-        "imagens abertas, não os rótulos errados encontrados.",
-        "fi": "Käy järjestystä läpi suurimmasta häviöstä alkaen. Vastaus on ensimmäinen k, jolla siihen "
-        "mennessä löydetyt turmellut nimiöt kattavat 80 % kaikista työaineiston turmelluista "
-        "nimiöistä, eli hunt_curve-taulukon ensimmäinen rivi, jonka herkkyys (recall) on "
-        "vähintään 0.8. Laske avatut kuvat, älä löydettyjä virheellisiä nimiöitä.",
-    },
-    form={
-        "en": "one whole number: how many images are opened.",
-        "it": "un solo numero intero: quante immagini vengono aperte.",
-        "es": "un solo número entero: cuántas imágenes se abren.",
-        "pt": "um único número inteiro: quantas imagens são abertas.",
-        "fi": "yksi kokonaisluku: kuinka monta kuvaa avataan.",
-    },
-    tol=0.0,
-    wrong_examples=lambda: _wrong_budget_80(),
+    whole=True,
+    inputs=("corrupted", "loss_oof"),
+    expected=_budget,
+    skill=texts(
+        "Turn a ranking into a review budget: how many examples to open to find a given share of errors.",
+        "Trasformare una classifica in un budget di revisione: quanti esempi aprire per trovare una data quota di errori.",
+        "Convertir una clasificación en un presupuesto de revisión: cuántos ejemplos abrir para encontrar una proporción de errores.",
+        "Transformar um ranking em um orçamento de revisão: quantos exemplos abrir para achar uma proporção de erros.",
+        "Muuttaa järjestys tarkistusbudjetiksi: montako esimerkkiä avata, jotta löytyy tietty osuus virheistä.",
+    ),
+    hint=texts(
+        'In curve, take the first row whose recall is at least 0.75 and read its "k" (k counts images from 1).',
+        'In curve prendi la prima riga con recall almeno 0.75 e leggi la sua "k" (k conta le immagini da 1).',
+        'En curve, toma la primera fila cuya exhaustividad sea al menos 0.75 y lee su "k" (k cuenta las imágenes desde 1).',
+        'Em curve, pegue a primeira linha cuja revocação seja pelo menos 0.75 e leia o seu "k" (k conta as imagens a partir de 1).',
+        'Ota curve-taulukosta ensimmäinen rivi, jonka recall on vähintään 0.75, ja lue sen "k" (k laskee kuvat ykkösestä).',
+    ),
+    mistakes=(
+        Mistake(
+            "zero_based",
+            lambda m, loss: _budget(m, loss) - 1,
+            about=texts(
+                "a position counted from 0",
+                "una posizione contata da 0",
+                "una posición contada desde 0",
+                "uma posição contada a partir de 0",
+                "nollasta laskettu sijainti",
+            ),
+            hint=texts(
+                "Off by one: that is the position counted from 0. The budget counts opened images from 1.",
+                "Sbagliato di uno: è la posizione contata da 0. Il budget conta le immagini aperte da 1.",
+                "Te has pasado por uno: es la posición contada desde 0. El presupuesto cuenta las imágenes abiertas desde 1.",
+                "Errou por um: é a posição contada a partir de 0. O orçamento conta as imagens abertas a partir de 1.",
+                "Yhdellä pielessä: tämä on nollasta laskettu sijainti. Budjetti laskee avatut kuvat ykkösestä.",
+            ),
+        ),
+        Mistake(
+            "errors_to_find",
+            lambda m, loss: math.ceil(TARGET * np.asarray(m, dtype=bool).sum() - 1e-9),
+            about=texts(
+                "the number of wrong labels to find",
+                "il numero di etichette sbagliate da trovare",
+                "el número de etiquetas erróneas por encontrar",
+                "o número de rótulos errados a encontrar",
+                "löydettävien väärien nimiöiden määrä",
+            ),
+            hint=texts(
+                "That is how many wrong labels must be found. The budget is how many images must be opened to find them.",
+                "È quante etichette sbagliate vanno trovate. Il budget è quante immagini bisogna aprire per trovarle.",
+                "Es cuántas etiquetas erróneas hay que encontrar. El presupuesto es cuántas imágenes hay que abrir para encontrarlas.",
+                "É quantos rótulos errados é preciso achar. O orçamento é quantas imagens é preciso abrir para achá-los.",
+                "Näin monta väärää nimiötä pitää löytää. Budjetti kertoo, montako kuvaa pitää avata niiden löytämiseksi.",
+            ),
+        ),
+        Mistake(
+            "random_order",
+            lambda m, loss: round(TARGET * len(np.asarray(m))),
+            about=texts(
+                "the budget in random order",
+                "il budget in ordine casuale",
+                "el presupuesto en orden aleatorio",
+                "o orçamento em ordem aleatória",
+                "budjetti satunnaisessa järjestyksessä",
+            ),
+            hint=texts(
+                "That is what a random order needs on average. Use the ranking by loss (curve).",
+                "È ciò che serve in media in ordine casuale. Usa la classifica per perdita (curve).",
+                "Es lo que hace falta en promedio en orden aleatorio. Usa la clasificación por pérdida (curve).",
+                "É o que uma ordem aleatória precisa em média. Use o ranking por perda (curve).",
+                "Tämä tarvitaan keskimäärin satunnaisessa järjestyksessä. Käytä häviöjärjestystä (curve).",
+            ),
+        ),
+        Mistake(
+            "target_80",
+            lambda m, loss: _budget(m, loss, 0.8),
+            about=texts(
+                "the budget for 80 %",
+                "il budget per l'80 %",
+                "el presupuesto para el 80 %",
+                "o orçamento para 80%",
+                "budjetti 80 %:lle",
+            ),
+            hint=texts(
+                "That is the budget for 80 % of the wrong labels; the exercise asks for 75 %.",
+                "È il budget per l'80 % delle etichette sbagliate; l'esercizio chiede il 75 %.",
+                "Es el presupuesto para el 80 % de las etiquetas erróneas; el ejercicio pide el 75 %.",
+                "É o orçamento para 80% dos rótulos errados; o exercício pede 75%.",
+                "Tämä on budjetti 80 %:lle vääristä nimiöistä; tehtävä kysyy 75 %:a.",
+            ),
+        ),
+    ),
 )
 
 leak_tail = Exercise(
     name="leak_tail",
-    solve=_solve_leak_tail,
     kind="choice",
-    hint={
-        "en": "A leaked feature lets the model read the label instead of inferring it. How surprised "
-        "is a model at a label it can read? Look at where the leaked images landed in the "
-        "ranking of step 10, compared with their share of the pool.",
-        "it": "Una feature che fa trapelare l'etichetta permette al modello di leggerla invece di "
-        "dedurla. Quanto può sorprendersi un modello di un'etichetta che sa leggere? Guarda dove "
-        "sono finite nella graduatoria del passo 10 le immagini con la fuga, rispetto alla loro "
-        "quota nell'insieme di lavoro.",
-        "es": "Una variable que filtra la etiqueta permite al modelo leerla en lugar de deducirla. "
-        "¿Cuánto puede sorprenderse un modelo ante una etiqueta que puede leer? Mira dónde "
-        "quedaron en la ordenación del paso 10 las imágenes con la fuga, en comparación con "
-        "su proporción en el conjunto de trabajo.",
-        "pt": "Uma variável que vaza o rótulo deixa o modelo lê-lo em vez de deduzi-lo. Quanto um "
-        "modelo pode se surpreender com um rótulo que ele consegue ler? Veja onde as imagens com "
-        "vazamento foram parar no ranking do passo 10, em comparação com a proporção delas no "
-        "conjunto de trabalho.",
-        "fi": "Vuotava piirre antaa mallin lukea nimiön sen sijaan, että malli päättelisi sen. Kuinka "
-        "paljon malli voi yllättyä nimiöstä, jonka se pystyy lukemaan? Katso, mihin vaiheen 10 "
-        "järjestyksessä vuotoa sisältävät kuvat päätyivät, ja vertaa niiden osuuteen koko "
-        "työaineistossa.",
-    },
-    form={
-        "en": "the name of one end of the loss ranking, as a string in quotes (a word or a short phrase).",
-        "it": "il nome di una delle due estremità della graduatoria per perdita, come stringa tra "
-        "virgolette (una parola o una breve espressione).",
-        "es": "el nombre de uno de los dos extremos de la ordenación por pérdida, como cadena entre "
-        "comillas (una palabra o una expresión breve).",
-        "pt": "o nome de uma das duas pontas do ranking por perda, como uma string entre aspas (uma "
-        "palavra ou uma expressão curta).",
-        "fi": "häviöjärjestyksen toisen pään nimi merkkijonona lainausmerkeissä (sana tai lyhyt ilmaus).",
-    },
-    wrong_examples=lambda: _wrong_leak_tail(),
+    options=TAILS,
+    inputs=("leaked", "loss_leaky"),
+    expected=_leak_tail,
+    points=2,
+    skill=texts(
+        "Recognise leakage in a loss ranking: examples the model finds suspiciously easy.",
+        "Riconoscere una fuga di informazione in una classifica per perdita: esempi che il modello trova sospettamente facili.",
+        "Reconocer una fuga de información en una clasificación por pérdida: ejemplos que el modelo encuentra sospechosamente fáciles.",
+        "Reconhecer vazamento em um ranking por perda: exemplos que o modelo acha suspeitamente fáceis.",
+        "Tunnistaa vuoto häviöjärjestyksestä: esimerkit, jotka malli kokee epäilyttävän helpoiksi.",
+    ),
+    hint=texts(
+        "Compute the share of leaked images among the 100 highest and among the 100 lowest losses "
+        "and compare both with their share in the whole pool.",
+        "Calcola la quota di immagini con fuga tra le 100 perdite più alte e tra le 100 più basse e "
+        "confrontale con la loro quota nell'intero insieme.",
+        "Calcula la proporción de imágenes con fuga entre las 100 pérdidas más altas y entre las 100 "
+        "más bajas y compáralas con su proporción en todo el conjunto.",
+        "Calcule a proporção de imagens com vazamento entre as 100 maiores perdas e entre as 100 "
+        "menores e compare-as com a sua proporção no conjunto inteiro.",
+        "Laske vuotaneiden kuvien osuus 100 suurimman ja 100 pienimmän häviön joukossa ja vertaa "
+        "molempia niiden osuuteen koko aineistossa.",
+    ),
 )
 
-check = Checker(loss_by_hand, precision_at_10, budget_80, leak_tail)
+check = Checker(loss_by_hand, precision_at_30, budget_75, leak_tail)
 
 __all__ = ["check"]
