@@ -134,34 +134,59 @@ __all__ = [
 ]
 
 
+_TRANSACTIONS_POPULATION_SEED = 0  # fixes the population; random_state only draws the sample
+
+
 def transactions(n_samples: int = 20_000, prevalence: float = 0.01, random_state: int = 0):
-    """A synthetic, fraud-like data set: ``(X, y)`` with about ``prevalence`` positives (frauds).
+    """A synthetic, fraud-like data set: ``(X, y)`` with ``round(prevalence * n_samples)`` frauds.
 
-    Made with ``sklearn.datasets.make_classification``: 10 numeric features ``v01`` to ``v10``
-    (5 informative, 2 redundant linear combinations of them, 3 noise), two clusters per class,
-    ``class_sep=1.0`` and no label noise, so a linear model separates the classes well but not
-    perfectly, as with real transaction monitoring. ``weights`` asks for the prevalence; the
-    realised share of positives is within a few tenths of a percentage point of it. Seeded:
-    the same arguments always give the same data. ``y`` is named ``fraud`` (1 = fraud).
+    The payments are drawn from one fixed population, built like scikit-learn's
+    ``make_classification``: 10 numeric features ``v01`` to ``v10`` (5 informative, 2 redundant
+    linear combinations of them, 3 pure noise); each class is a mixture of two Gaussian clusters
+    centred on vertices of a hypercube (``class_sep=1.0``), with a random covariance per cluster;
+    no label noise. A linear model separates the classes well but not perfectly, as with real
+    transaction monitoring. The clusters, their covariances and the order of the features never
+    change: ``n_samples`` and ``random_state`` only decide how many payments are drawn and which,
+    and ``prevalence`` only the mix of the two classes (the payments of each class look the same
+    at every prevalence). So a larger sample is the same problem measured more precisely, not a
+    different problem. Seeded: the same arguments always give the same data. ``y`` is named
+    ``fraud`` (1 = fraud).
     """
-    from sklearn.datasets import make_classification
-
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 100:
         raise ValueError(f"n_samples must be a whole number of at least 100, got {n_samples!r}")
     if isinstance(prevalence, bool) or not isinstance(prevalence, (int, float)) or not 0 < prevalence <= 0.5:
         raise ValueError(f"prevalence must lie in (0, 0.5], got {prevalence!r}")
-    X, y = make_classification(
-        n_samples=int(n_samples),
-        n_features=10,
-        n_informative=5,
-        n_redundant=2,
-        weights=[1 - prevalence],
-        flip_y=0.0,
-        class_sep=1.0,
-        random_state=random_state,
+    if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
+        raise ValueError(f"random_state must be a non-negative whole number, got {random_state!r}")
+    n_samples = int(n_samples)
+    n_fraud = round(prevalence * n_samples)
+    if n_fraud < 1:
+        raise ValueError(
+            f"n_samples={n_samples} at prevalence={prevalence} gives no fraud at all; draw more payments"
+        )
+    # The population: the same for every call.
+    population = np.random.default_rng(_TRANSACTIONS_POPULATION_SEED)
+    n_informative, n_redundant, n_noise, class_sep = 5, 2, 3, 1.0
+    vertices = population.choice(2**n_informative, size=4, replace=False)  # clusters: 2 legitimate, 2 fraud
+    centroids = class_sep * (2.0 * ((vertices[:, None] >> np.arange(n_informative)) & 1) - 1)
+    covariance_maps = population.uniform(-1, 1, size=(4, n_informative, n_informative))
+    redundant_map = population.uniform(-1, 1, size=(n_informative, n_redundant))
+    feature_order = population.permutation(n_informative + n_redundant + n_noise)
+    # The sample: drawn from its own stream, so it never reuses the population's random numbers.
+    rng = np.random.default_rng(np.random.SeedSequence(int(random_state), spawn_key=(1,)))
+    n_legitimate = n_samples - n_fraud
+    sizes = [n_legitimate - n_legitimate // 2, n_legitimate // 2, n_fraud - n_fraud // 2, n_fraud // 2]
+    informative = np.vstack(
+        [
+            rng.standard_normal((size, n_informative)) @ covariance_maps[k] + centroids[k]
+            for k, size in enumerate(sizes)
+        ]
     )
+    X = np.hstack([informative, informative @ redundant_map, rng.standard_normal((n_samples, n_noise))])
+    y = np.repeat([0, 0, 1, 1], sizes)
+    rows = rng.permutation(n_samples)
     columns = [f"v{i:02d}" for i in range(1, 11)]
-    return pd.DataFrame(X, columns=columns), pd.Series(y, name="fraud")
+    return pd.DataFrame(X[rows][:, feature_order], columns=columns), pd.Series(y[rows], name="fraud")
 
 
 def corrupt_labels(y, fraction: float, random_state: int = 0):

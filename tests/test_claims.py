@@ -1,0 +1,270 @@
+"""Quantitative claims of the chapters and labs that their own code does not print, proved here.
+
+Each test names the page and the claim it checks. They use the course's own data and settings,
+so a change in the data, in scikit-learn or in the text's premises makes them fail.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.special import expit, softmax
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.datasets import make_classification
+from sklearn.frozen import FrozenEstimator
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import cohen_kappa_score, fbeta_score, log_loss, roc_auc_score
+from sklearn.model_selection import train_test_split
+from sklearn.naive_bayes import GaussianNB
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils._param_validation import InvalidParameterError
+
+from beyond_accuracy.datasets import load_biopsies, marriage_ratings, transactions, twenty_patients
+from beyond_accuracy.metrics import brier_decomposition, threshold_table
+from beyond_accuracy.ordinal import OrdinalLogisticRegression
+
+
+def f_beta_counts(tp, fn, fp, beta):
+    b2 = beta**2
+    return (1 + b2) * tp / ((1 + b2) * tp + b2 * fn + fp)
+
+
+# --- chapter 1 and lab 1: what F-beta's beta means ------------------------------------------------
+
+
+def test_one_recovered_miss_is_worth_more_than_beta_squared_false_alarms():
+    """Ch. 1: at threshold 0.5 (TP 7, FN 3, FP 2), F2 is unchanged by one more TP and six more FP."""
+    assert f_beta_counts(7, 3, 2, beta=2) == pytest.approx(f_beta_counts(8, 2, 8, beta=2))
+    assert f_beta_counts(8, 2, 7, beta=2) > f_beta_counts(7, 3, 2, beta=2)  # 5 extra: still a gain
+    # in general the break-even is (1 + b²)/F - 1, which exceeds b² as soon as there is an error
+    rng = np.random.default_rng(0)
+    for tp, fn, fp in rng.integers(1, 50, size=(200, 3)):
+        for beta in (0.5, 1.0, 2.0):
+            f = f_beta_counts(tp, fn, fp, beta)
+            x = (1 + beta**2) / f - 1
+            assert f_beta_counts(tp + 1, fn - 1, fp + x, beta) == pytest.approx(f) if fn > 0 else True
+            assert x > beta**2
+
+
+def test_van_rijsbergen_reading_of_beta():
+    """Ch. 1: dF/dR / dF/dP = beta² P²/R², so the two gains are equal at R = beta P and a point of
+    recall is worth beta² points of precision at P = R."""
+    beta, h = 2.0, 1e-7
+
+    def f(p, r):
+        return (1 + beta**2) * p * r / (beta**2 * p + r)
+
+    for p, r in ((0.4, 0.8), (0.6, 0.6), (0.3, 0.9)):
+        d_p = (f(p + h, r) - f(p - h, r)) / (2 * h)
+        d_r = (f(p, r + h) - f(p, r - h)) / (2 * h)
+        assert d_r / d_p == pytest.approx(beta**2 * p**2 / r**2, rel=1e-5)
+
+
+def test_twenty_patients_scores_sit_on_the_thresholds_the_chapter_names():
+    """Ch. 1: a score equals the threshold at 0.30 and 0.40 (P13 and P11), not at 0.5."""
+    patients = twenty_patients().set_index("patient")
+    assert patients.loc["P13", "score"] == 0.30 and patients.loc["P11", "score"] == 0.40
+    assert not (patients["score"] == 0.5).any()
+
+
+def lab1_split():
+    X, y = load_biopsies()
+    X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
+    X_val, X_test, y_val, y_test = train_test_split(
+        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=0
+    )
+    return X_train, X_val, y_train, y_val
+
+
+def test_lab1_f2_break_even_between_the_f1_and_f2_thresholds():
+    """Lab 1: from F1's threshold, one more tumour breaks even under F2 at about 4.41 extra false
+    alarms, and F2's choice costs 4: just below, hence the close contest."""
+    X_train, X_val, y_train, y_val = lab1_split()
+    proba = (
+        make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+    )
+    sweep = threshold_table(y_val, proba, np.round(np.linspace(0.10, 0.90, 17), 2), betas=(1, 2))
+    at_f1, at_f2 = sweep.loc[sweep["f1"].idxmax()], sweep.loc[sweep["f2"].idxmax()]
+    break_even = 5 / at_f1["f2"] - 1
+    assert break_even == pytest.approx(4.41, abs=0.005)
+    assert at_f2["tp"] - at_f1["tp"] == 1 and at_f2["fp"] - at_f1["fp"] < break_even
+
+
+def test_lab1_knn_log_loss_is_worse_than_the_prior_baseline():
+    """Lab 1: 5-NN ranks well (ROC AUC far above 0.5) but its log loss is worse than a constant's."""
+    from sklearn.dummy import DummyClassifier
+
+    X_train, X_val, y_train, y_val = lab1_split()
+    knn = make_pipeline(StandardScaler(), KNeighborsClassifier(n_neighbors=5)).fit(X_train, y_train)
+    p_knn = knn.predict_proba(X_val)[:, 1]
+    p_prior = DummyClassifier(strategy="prior").fit(X_train, y_train).predict_proba(X_val)[:, 1]
+    assert roc_auc_score(y_val, p_knn) > 0.9
+    assert log_loss(y_val, p_knn) > log_loss(y_val, p_prior)
+    assert fbeta_score(y_val, p_knn >= 0.5, beta=2) > 0.8  # and yet its decisions are decent
+
+
+# --- chapter 2: class weights, repetition, label shift ---------------------------------------------
+
+
+def test_weights_and_repetition_are_the_same_fit_up_to_the_penalty_scale():
+    """Ch. 2: a positive repeated c times is a positive with weight c; balanced weights are the
+    weights {0: 1, 1: n0/n1} multiplied by n/(2 n0), which is the same as scaling C."""
+    X, y = make_classification(
+        n_samples=5000, n_features=10, n_informative=5, weights=[0.966], flip_y=0.01, random_state=0
+    )
+    n_pos, n_neg = int(y.sum()), int((y == 0).sum())
+    copies = round(n_neg / n_pos)
+    repeat = np.concatenate([np.arange(len(y)), np.repeat(np.flatnonzero(y == 1), copies - 1)])
+    repeated = LogisticRegression(tol=1e-10, max_iter=10_000).fit(X[repeat], y[repeat])
+    weighted = LogisticRegression(class_weight={0: 1, 1: copies}, tol=1e-10, max_iter=10_000).fit(X, y)
+    np.testing.assert_allclose(repeated.coef_, weighted.coef_, rtol=1e-4, atol=1e-6)
+    scale = len(y) / (2 * n_neg)  # balanced weights = scale * {0: 1, 1: n_neg / n_pos}
+    balanced = LogisticRegression(class_weight="balanced", tol=1e-10, max_iter=10_000).fit(X, y)
+    ratio = LogisticRegression(C=scale, class_weight={0: 1, 1: n_neg / n_pos}, tol=1e-10, max_iter=10_000)
+    np.testing.assert_allclose(balanced.coef_, ratio.fit(X, y).coef_, rtol=1e-4, atol=1e-6)
+
+
+def test_label_shift_correction_of_calibrated_probabilities():
+    """Ch. 2: the payments of each class are the same at every prevalence; probabilities fitted at
+    1% and corrected by the change in the prevalence odds are right on average at 3%."""
+    X, y = transactions(n_samples=50_000, prevalence=0.01, random_state=1)
+    model = make_pipeline(StandardScaler(), LogisticRegression()).fit(X, y)
+    X3, y3 = transactions(n_samples=50_000, prevalence=0.03, random_state=2)
+    p = model.predict_proba(X3)[:, 1]
+    odds = p / (1 - p) * (0.03 / 0.97) / (y.mean() / (1 - y.mean()))
+    corrected = odds / (1 + odds)
+    assert y3.mean() - p.mean() > 0.01  # uncorrected: far too low
+    assert abs(corrected.mean() - y3.mean()) < 0.003
+
+
+# --- chapter 3 and lab 3: calibration ---------------------------------------------------------------
+
+
+def test_cv_prefit_is_gone_from_this_scikit_learn():
+    """Ch. 3 and lab 3: cv="prefit" was removed; scikit-learn 1.9 rejects it."""
+    X, y = make_classification(random_state=0)
+    model = LogisticRegression().fit(X, y)
+    with pytest.raises(InvalidParameterError, match="cv"):
+        CalibratedClassifierCV(model, cv="prefit").fit(X, y)
+    CalibratedClassifierCV(FrozenEstimator(model)).fit(X, y)  # the replacement works
+
+
+def test_temperature_keeps_two_class_rankings_but_not_k_class_ones():
+    """Ch. 3: with two classes sigma(z/T) is monotone in z; with three classes a temperature can
+    reorder one class's probability across cases, while each case keeps its predicted class."""
+    z = np.random.default_rng(0).normal(size=200)
+    y = (np.random.default_rng(1).random(200) < expit(z)).astype(int)
+    assert roc_auc_score(y, expit(z)) == roc_auc_score(y, expit(z / 3))
+    logits = np.array([[1.0, 0.0, 0.0], [2.0, 1.9, -10.0]])  # two cases, three classes
+    cold, hot = softmax(logits, axis=1), softmax(logits / 3, axis=1)
+    assert cold[0, 0] > cold[1, 0] and hot[0, 0] < hot[1, 0]  # class 0: the order of the cases flips
+    assert (cold.argmax(axis=1) == hot.argmax(axis=1)).all()  # no decision changes
+
+
+def lab3_split():
+    X, y = load_biopsies(features="mean")
+    y = y.to_numpy()
+    X_rest, X_eval, y_rest, y_eval = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    X_fit, X_cal, y_fit, y_cal = train_test_split(
+        X_rest, y_rest, test_size=1 / 3, stratify=y_rest, random_state=0
+    )
+    return X_fit, X_cal, X_eval, y_fit, y_cal, y_eval
+
+
+def test_binned_resolution_moves_under_a_temperature():
+    """Lab 3: resolution is not the ranking: temperature keeps naive Bayes' ranking exactly and
+    moves its binned resolution from 0.162 to 0.168."""
+    X_fit, X_cal, X_eval, y_fit, y_cal, y_eval = lab3_split()
+    nb = GaussianNB().fit(X_fit, y_fit)
+    scaled = CalibratedClassifierCV(FrozenEstimator(nb), method="temperature").fit(X_cal, y_cal)
+    raw, softened = nb.predict_proba(X_eval)[:, 1], scaled.predict_proba(X_eval)[:, 1]
+    assert roc_auc_score(y_eval, raw) == roc_auc_score(y_eval, softened)
+    before, after = (
+        brier_decomposition(y_eval, raw).resolution,
+        brier_decomposition(y_eval, softened).resolution,
+    )
+    assert before == pytest.approx(0.162, abs=0.0005) and after == pytest.approx(0.168, abs=0.0005)
+
+
+def test_lab3_isotonic_tie_at_one_half():
+    """Lab 3: the isotonic map puts 17 evaluation biopsies at exactly 0.5; the rule p >= 0.5 flips
+    all 17 (accuracy 0.842), predict() flips none."""
+    X, y = load_biopsies(features="mean")
+    y = y.to_numpy()
+    X_rest, X_eval, y_rest, y_eval = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    X_fit, X_cal, y_fit, y_cal = train_test_split(
+        X_rest, y_rest, test_size=1 / 3, stratify=y_rest, random_state=0
+    )
+    nb = GaussianNB().fit(X_fit, y_fit)
+    iso = CalibratedClassifierCV(FrozenEstimator(nb), method="isotonic").fit(X_cal, y_cal)
+    p, raw = iso.predict_proba(X_eval)[:, 1], nb.predict_proba(X_eval)[:, 1]
+    assert int(np.sum(p == 0.5)) == 17
+    assert int(np.sum((p >= 0.5) != (raw >= 0.5))) == 17
+    assert int(np.sum((p > 0.5) != (raw >= 0.5))) == 0
+    assert int(np.sum(iso.predict(X_eval) != nb.predict(X_eval))) == 0
+    assert np.mean((p >= 0.5) == y_eval) == pytest.approx(0.842, abs=0.0005)
+
+
+# --- chapter 4 and lab 4: ordinal and regression metrics --------------------------------------------
+
+
+def test_qwk_weights_by_position_so_labels_must_be_passed():
+    """Ch. 4: with grades 3 and 4 absent, QWK is 0.526 without labels= and 0.673 with them."""
+    truth, graded = [1, 2, 2, 5, 5, 5], [2, 2, 1, 5, 5, 2]
+    assert cohen_kappa_score(truth, graded, weights="quadratic") == pytest.approx(0.526, abs=0.0005)
+    with_labels = cohen_kappa_score(truth, graded, weights="quadratic", labels=[1, 2, 3, 4, 5])
+    assert with_labels == pytest.approx(0.673, abs=0.0005)
+
+
+def test_kappa_is_zero_when_the_test_set_holds_one_true_class():
+    """Ch. 4: a test set of 100 from the 98/1/1 population is all class 1 with probability
+    0.98**100, about 13%; then the observed agreement equals chance agreement and kappa is 0."""
+    assert pytest.approx(0.133, abs=0.001) == 0.98**100
+    assert cohen_kappa_score([1] * 100, [1] * 95 + [2] * 5, weights="quadratic") == 0
+
+
+def marriage_qwk(random_state):
+    X, y = marriage_ratings()
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.3, stratify=y, random_state=random_state
+    )
+    scores = {}
+    for name, model in (
+        ("multinomial", LogisticRegression(max_iter=1000)),
+        ("ordinal", OrdinalLogisticRegression()),
+    ):
+        pred = make_pipeline(StandardScaler(), model).fit(X_train, y_train).predict(X_test)
+        scores[name] = cohen_kappa_score(y_test, pred, weights="quadratic")
+    above = np.column_stack(
+        [
+            make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+            .fit(X_train, (y_train > k).astype(int))
+            .predict_proba(X_test)[:, 1]
+            for k in (1, 2, 3, 4)
+        ]
+    )
+    fh_proba = np.column_stack([1 - above[:, 0], above[:, :-1] - above[:, 1:], above[:, -1]])
+    scores["frank_hall"] = cohen_kappa_score(y_test, fh_proba.argmax(axis=1) + 1, weights="quadratic")
+    return scores
+
+
+def test_the_qwk_winner_on_the_marriage_ratings_is_noise():
+    """Ch. 4: the ordinal model leads by 0.0024 with random_state=0, the multinomial one leads with
+    random_state=1, and Frank and Hall's method beats both."""
+    first, second = marriage_qwk(0), marriage_qwk(1)
+    assert first["ordinal"] - first["multinomial"] == pytest.approx(0.0024, abs=0.0001)
+    assert second["ordinal"] < second["multinomial"]
+    assert first["frank_hall"] > max(first["ordinal"], first["multinomial"])
+
+
+def test_best_constants_of_mae_and_mse():
+    """Ch. 4: the constant that minimises MAE is the median, the one that minimises MSE the mean."""
+    y = np.random.default_rng(0).exponential(size=301)
+    grid = np.linspace(y.min(), y.max(), 20_001)
+    mae = np.abs(y[:, None] - grid[None, :]).mean(axis=0)
+    mse = ((y[:, None] - grid[None, :]) ** 2).mean(axis=0)
+    step = grid[1] - grid[0]
+    assert abs(grid[mae.argmin()] - np.median(y)) <= step
+    assert abs(grid[mse.argmin()] - y.mean()) <= step
