@@ -7,6 +7,7 @@ The MyST Markdown file (.md) is the source. For each one this command
 
     python -m tools.notebooks                 # all notebooks, two at a time
     python -m tools.notebooks chapters/it/01-confusion-matrix.md ...
+    python -m tools.notebooks --prose-only PATHS   # Markdown edits only: no execution
 """
 
 from __future__ import annotations
@@ -90,14 +91,45 @@ def execute(path: Path, write: bool = True) -> tuple[Path, float]:
     return path, seconds
 
 
+def sync_prose(path: Path) -> bool:
+    """Copy the Markdown cells of the .md into its .ipynb without executing anything; refuses
+    (ValueError) when a code cell or the cell layout differs, because then outputs may change.
+    Returns True if the .ipynb was rewritten."""
+    path = Path(path)
+    source = jupytext.read(path)
+    target_path = path.with_suffix(".ipynb")
+    target = nbformat.read(target_path, as_version=4)
+    if [c.cell_type for c in source.cells] != [c.cell_type for c in target.cells]:
+        raise ValueError(f"{path}: cells were added or removed; re-execute it instead")
+    changed = False
+    for new, old in zip(source.cells, target.cells, strict=True):
+        if new.cell_type == "code" and new.source != old.source:
+            raise ValueError(f"{path}: a code cell changed; re-execute it instead")
+        if new.cell_type == "markdown" and new.source != old.source:
+            old.source, changed = new.source, True
+    if changed:
+        nbformat.write(target, target_path)
+    return changed
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("paths", nargs="*", type=Path)
     parser.add_argument("-j", "--jobs", type=int, default=2)
+    parser.add_argument(
+        "--prose-only",
+        action="store_true",
+        help="copy changed Markdown into the .ipynb without executing (refuses if code changed)",
+    )
     args = parser.parse_args(argv)
-    paths = [p.resolve() for p in args.paths] or notebook_sources()
+    paths = [p.resolve() for p in args.paths if p.resolve() in set(notebook_sources())] or notebook_sources()
+    if args.prose_only:
+        for p in paths:
+            if sync_prose(p):
+                print(f"prose synced: {p.relative_to(ROOT)}")
+        return 0
     for p in paths:
         if sync_first_cell(p):
             print(f"language cell updated: {p.relative_to(ROOT)}")
