@@ -143,11 +143,11 @@ counts = Exercise(
                 "FP and FN are swapped. A false positive is a benign biopsy that was flagged; a false "
                 "negative is a malignant one that was not.",
                 "FP e FN sono scambiati. Un falso positivo è una biopsia benigna segnalata; un falso "
-                "negativo è una maligna non segnalata.",
+                "negativo è una biopsia maligna non segnalata.",
                 "FP y FN están intercambiados. Un falso positivo es una biopsia benigna marcada; un "
                 "falso negativo, una maligna sin marcar.",
                 "FP e FN estão trocados. Um falso positivo é uma biópsia benigna sinalizada; um falso "
-                "negativo, uma maligna não sinalizada.",
+                "negativo, uma biópsia maligna não sinalizada.",
                 "FP ja FN ovat vaihtaneet paikkaa. Väärä positiivinen on merkitty hyvänlaatuinen "
                 "koepala, väärä negatiivinen merkitsemättä jäänyt pahanlaatuinen.",
             ),
@@ -157,21 +157,21 @@ counts = Exercise(
             lambda y, p: _counts(y, p, 0.5),
             about=texts(
                 "the counts at the default threshold 0.5",
-                "i conteggi alla soglia predefinita 0.5",
-                "los recuentos con el umbral por defecto 0.5",
-                "as contagens no limiar padrão 0.5",
-                "lukumäärät oletuskynnyksellä 0.5",
+                "i conteggi alla soglia predefinita 0,5",
+                "los recuentos con el umbral por defecto, 0,5",
+                "as contagens no limiar padrão 0,5",
+                "lukumäärät oletuskynnysarvolla 0,5",
             ),
             hint=texts(
                 "These are the counts of .predict(), at the default threshold 0.5. Compare the "
                 "probabilities with the exercise's threshold yourself.",
-                "Sono i conteggi di .predict(), con la soglia predefinita 0.5. Confronta tu le "
+                "Sono i conteggi di .predict(), con la soglia predefinita 0,5. Confronta tu le "
                 "probabilità con la soglia dell'esercizio.",
-                "Son los recuentos de .predict(), con el umbral por defecto 0.5. Compara tú las "
+                "Son los recuentos de .predict(), con el umbral por defecto, 0,5. Compara tú las "
                 "probabilidades con el umbral del ejercicio.",
-                "São as contagens de .predict(), no limiar padrão 0.5. Compare você mesmo as "
+                "São as contagens de .predict(), no limiar padrão 0,5. Compare você mesmo as "
                 "probabilidades com o limiar do exercício.",
-                "Nämä ovat .predict()-menetelmän lukumäärät oletuskynnyksellä 0.5. Vertaa "
+                "Nämä ovat .predict()-metodin lukumäärät oletuskynnysarvolla 0,5. Vertaa "
                 "todennäköisyyksiä itse tehtävän kynnysarvoon.",
             ),
         ),
@@ -191,7 +191,7 @@ precision_recall = Exercise(
         "Compute precision and recall from the four counts, knowing which column and which row each reads.",
         "Calcolare precision e recall dai quattro conteggi, sapendo quale colonna e quale riga legge ciascuna.",
         "Calcular la precisión y la exhaustividad a partir de los cuatro recuentos, sabiendo qué columna y qué fila lee cada una.",
-        "Calcular precisão e revocação a partir das quatro contagens, sabendo que coluna e que linha cada uma lê.",
+        "Calcular precisão e revocação a partir das quatro contagens, sabendo qual coluna e qual linha cada uma lê.",
         "Laskea täsmällisyys ja herkkyys neljästä lukumäärästä ja tietää, mitä saraketta ja riviä kumpikin lukee.",
     ),
     hint=texts(
@@ -243,7 +243,7 @@ precision_recall = Exercise(
                 "non vanno nel denominatore.",
                 "La exhaustividad es correcta. La precisión solo mira las biopsias marcadas: las no "
                 "detectadas (FN) no van en su denominador.",
-                "A revocação está certa. A precisão olha apenas as biópsias sinalizadas: as não "
+                "A revocação está certa. A precisão só considera as biópsias sinalizadas: as não "
                 "detectadas (FN) não entram no denominador.",
                 "Herkkyys on oikein. Täsmällisyys katsoo vain merkittyjä koepaloja: ohitetut (FN) eivät "
                 "kuulu sen nimittäjään.",
@@ -254,17 +254,17 @@ precision_recall = Exercise(
             lambda y, p: _pr(_counts(y, p, 0.5)),
             about=texts(
                 "the scores at the default threshold 0.5",
-                "i valori alla soglia predefinita 0.5",
-                "los valores con el umbral por defecto 0.5",
-                "os valores no limiar padrão 0.5",
-                "arvot oletuskynnyksellä 0.5",
+                "i valori alla soglia predefinita 0,5",
+                "los valores con el umbral por defecto, 0,5",
+                "os valores no limiar padrão 0,5",
+                "arvot oletuskynnysarvolla 0,5",
             ),
             hint=texts(
                 "These are precision and recall at the default threshold 0.5, not at the exercise's threshold.",
-                "Sono precision e recall alla soglia predefinita 0.5, non alla soglia dell'esercizio.",
-                "Son la precisión y la exhaustividad con el umbral por defecto 0.5, no con el del ejercicio.",
-                "São a precisão e a revocação no limiar padrão 0.5, não no limiar do exercício.",
-                "Nämä ovat täsmällisyys ja herkkyys oletuskynnyksellä 0.5, eivät tehtävän kynnysarvolla.",
+                "Sono precision e recall alla soglia predefinita 0,5, non alla soglia dell'esercizio.",
+                "Son la precisión y la exhaustividad con el umbral por defecto, 0,5, no con el del ejercicio.",
+                "São a precisão e a revocação no limiar padrão 0,5, não no limiar do exercício.",
+                "Nämä ovat täsmällisyys ja herkkyys oletuskynnysarvolla 0,5, eivät tehtävän kynnysarvolla.",
             ),
         ),
     ),
@@ -280,21 +280,23 @@ best_f2 = Exercise(
     skill=texts(
         "Choose a decision threshold on validation data by the metric that fits the costs (F2 for screening).",
         "Scegliere una soglia di decisione sui dati di validazione con la metrica adatta ai costi (F2 per lo screening).",
-        "Elegir un umbral de decisión en validación con la métrica que se ajusta a los costes (F2 para el cribado).",
-        "Escolher um limiar de decisão na validação com a métrica adequada aos custos (F2 para rastreamento).",
+        "Elegir un umbral de decisión en validación con la métrica que se ajusta a los costes (la F2 para el cribado).",
+        "Escolher um limiar de decisão na validação com a métrica adequada aos custos (o F2, no rastreamento).",
         "Valita päätöskynnys validointiaineistolla kustannuksiin sopivalla mittarilla (seulonnassa F2).",
     ),
     hint=texts(
-        "Compute F2 = 5 TP / (5 TP + 4 FN + FP) at every threshold of the sweep (or add it with "
-        "betas=(2,)) and take the threshold where it is largest; on a tie, the lowest.",
-        "Calcola F2 = 5 TP / (5 TP + 4 FN + FP) a ogni soglia della scansione (oppure aggiungilo con "
-        "betas=(2,)) e prendi la soglia in cui è massimo; a parità, la più bassa.",
-        "Calcula F2 = 5 TP / (5 TP + 4 FN + FP) en cada umbral del barrido (o añádelo con "
-        "betas=(2,)) y toma el umbral donde es máximo; si hay empate, el más bajo.",
-        "Calcule F2 = 5 TP / (5 TP + 4 FN + FP) em cada limiar da varredura (ou acrescente-o com "
-        "betas=(2,)) e pegue o limiar em que é máximo; em caso de empate, o mais baixo.",
-        "Laske F2 = 5 TP / (5 TP + 4 FN + FP) jokaisella läpikäynnin kynnysarvolla (tai lisää se "
-        "betas=(2,)) ja valitse kynnysarvo, jolla se on suurin; tasatilanteessa pienin.",
+        "Compute F2 = 5 TP / (5 TP + 4 FN + FP) at every threshold of the sweep (or let "
+        "threshold_table(..., betas=(2,)) add it) and take the threshold where it is largest; on a tie, the lowest.",
+        "Calcola F2 = 5 TP / (5 TP + 4 FN + FP) a ogni soglia della scansione (oppure fallo aggiungere "
+        "a threshold_table(..., betas=(2,))) e prendi la soglia in cui è massimo; in caso di parità, la più bassa.",
+        "Calcula la F2 = 5 TP / (5 TP + 4 FN + FP) en cada umbral del barrido (o deja que la añada "
+        "threshold_table(..., betas=(2,))) y toma el umbral donde es máxima; si hay empate, el más bajo.",
+        "Calcule o F2 = 5 TP / (5 TP + 4 FN + FP) em cada limiar da varredura (ou deixe que "
+        "threshold_table(..., betas=(2,)) o acrescente) e pegue o limiar em que ele é máximo; em caso de "
+        "empate, o mais baixo.",
+        "Laske F2 = 5 TP / (5 TP + 4 FN + FP) jokaisella läpikäynnin kynnysarvolla (tai anna "
+        "threshold_table(..., betas=(2,)) -funktion lisätä se) ja valitse kynnysarvo, jolla se on suurin; "
+        "tasatilanteessa pienin.",
     ),
     mistakes=(
         Mistake(
@@ -303,21 +305,21 @@ best_f2 = Exercise(
             about=texts(
                 "the best threshold by F1",
                 "la soglia migliore per F1",
-                "el mejor umbral según F1",
+                "el mejor umbral según la F1",
                 "o melhor limiar pelo F1",
                 "paras kynnysarvo F1:n mukaan",
             ),
             hint=texts(
-                "That is the threshold F1 prefers. F2 weighs recall more than precision, so it usually "
+                "That is the threshold F1 prefers. F2 weights recall more than precision, so it usually "
                 "picks a lower threshold.",
                 "È la soglia preferita da F1. F2 pesa la recall più della precision, quindi di solito "
                 "sceglie una soglia più bassa.",
-                "Es el umbral que prefiere F1. F2 pesa más la exhaustividad que la precisión, así que "
-                "suele elegir un umbral más bajo.",
-                "É o limiar preferido pelo F1. O F2 pesa mais a revocação que a precisão, então "
+                "Es el umbral que prefiere la F1. La F2 pondera más la exhaustividad que la precisión, así "
+                "que suele elegir un umbral más bajo.",
+                "É o limiar preferido pelo F1. O F2 dá mais peso à revocação do que à precisão, por isso "
                 "costuma escolher um limiar mais baixo.",
                 "Tämä on F1:n suosima kynnysarvo. F2 painottaa herkkyyttä enemmän kuin täsmällisyyttä, "
-                "joten se valitsee yleensä matalamman kynnyksen.",
+                "joten se valitsee yleensä matalamman kynnysarvon.",
             ),
         ),
         Mistake(
@@ -325,17 +327,17 @@ best_f2 = Exercise(
             lambda y, p, ts: 0.5,
             about=texts(
                 "the default threshold 0.5",
-                "la soglia predefinita 0.5",
-                "el umbral por defecto 0.5",
-                "o limiar padrão 0.5",
-                "oletuskynnys 0.5",
+                "la soglia predefinita 0,5",
+                "el umbral por defecto, 0,5",
+                "o limiar padrão 0,5",
+                "oletuskynnysarvo 0,5",
             ),
             hint=texts(
-                "0.5 is the default of .predict(), not a choice made by F2. Compute F2 along the sweep.",
-                "0.5 è la soglia predefinita di .predict(), non una scelta di F2. Calcola F2 lungo la scansione.",
-                "0.5 es el valor por defecto de .predict(), no una elección de F2. Calcula F2 a lo largo del barrido.",
-                "0.5 é o padrão de .predict(), não uma escolha do F2. Calcule o F2 ao longo da varredura.",
-                "0.5 on .predict()-menetelmän oletus, ei F2:n valinta. Laske F2 koko läpikäynnin ajalta.",
+                "0.5 is the default of .predict(), not a choice made by F2. Compute F2 at every threshold of the sweep.",
+                "0,5 è la soglia predefinita di .predict(), non una scelta di F2. Calcola F2 lungo la scansione.",
+                "0,5 es el umbral por defecto de .predict(), no una elección de la F2. Calcula la F2 a lo largo del barrido.",
+                "0,5 é o limiar padrão de .predict(), não uma escolha do F2. Calcule o F2 em cada limiar da varredura.",
+                "0,5 on .predict()-metodin oletus, ei F2:n valinta. Laske F2 jokaisella läpikäynnin kynnysarvolla.",
             ),
         ),
         Mistake(
@@ -351,8 +353,8 @@ best_f2 = Exercise(
             hint=texts(
                 "Several thresholds share the best F2: the exercise asks for the lowest of them.",
                 "Più soglie hanno lo stesso F2 migliore: l'esercizio chiede la più bassa.",
-                "Varios umbrales comparten el mejor F2: el ejercicio pide el más bajo.",
-                "Vários limiares têm o mesmo melhor F2: o exercício pede o mais baixo.",
+                "Varios umbrales comparten la mejor F2: el ejercicio pide el más bajo.",
+                "Vários limiares empatam no melhor F2: o exercício pede o mais baixo.",
                 "Usealla kynnysarvolla on sama paras F2: tehtävä pyytää niistä pienintä.",
             ),
         ),
@@ -374,13 +376,13 @@ micro_f1 = Exercise(
     ),
     hint=texts(
         'Compute f1_score(..., average="micro") on the same images as the report and compare it, to '
-        "three decimals, with each number of the report's f1-score column below the ten digits.",
+        "three decimals, with each number of the report's f1-score column below the rows of the ten digits.",
         'Calcola f1_score(..., average="micro") sulle stesse immagini del report e confrontalo, a tre '
-        "decimali, con ogni numero della colonna f1-score sotto le dieci cifre.",
-        'Calcula f1_score(..., average="micro") con las mismas imágenes que el informe y compáralo, con '
-        "tres decimales, con cada número de la columna f1-score debajo de los diez dígitos.",
+        "decimali, con ogni numero della colonna f1-score sotto le righe delle dieci cifre.",
+        'Calcula f1_score(..., average="micro") con las mismas imágenes que el informe y compárala, con '
+        "tres decimales, con cada número de la columna f1-score que hay debajo de las filas de los diez dígitos.",
         'Calcule f1_score(..., average="micro") nas mesmas imagens do relatório e compare-o, com três '
-        "casas decimais, com cada número da coluna f1-score abaixo dos dez dígitos.",
+        "casas decimais, com cada número da coluna f1-score abaixo das linhas dos dez dígitos.",
         'Laske f1_score(..., average="micro") samoista kuvista kuin raportti ja vertaa sitä kolmen '
         "desimaalin tarkkuudella f1-score-sarakkeen jokaiseen lukuun kymmenen numerorivin alla.",
     ),
@@ -394,12 +396,14 @@ micro_f1 = Exercise(
                 "of the vote. Micro-averaging pools the counts of all classes before computing one F1.",
                 "La media macro è la semplice media dei dieci F1 per classe, un decimo del voto a "
                 "ciascuna. La media micro somma i conteggi di tutte le classi prima di calcolare un solo F1.",
-                "El promedio macro es la media simple de los diez F1 por clase, un décimo del voto cada "
-                "una. El micro suma los recuentos de todas las clases antes de calcular un solo F1.",
-                "A média macro é a média simples dos dez F1 por classe, um décimo do voto cada. A micro "
-                "soma as contagens de todas as classes antes de calcular um único F1.",
-                "Makrokeskiarvo on kymmenen luokkakohtaisen F1:n tavallinen keskiarvo. Mikrokeskiarvo "
-                "laskee ensin kaikkien luokkien lukumäärät yhteen ja vasta sitten yhden F1:n.",
+                "El promedio macro es la media simple de las diez F1 por clase, y cada clase aporta una "
+                "décima parte del voto. El promedio micro suma los recuentos de todas las clases antes de "
+                "calcular una sola F1.",
+                "A média macro é a média simples dos dez F1 por classe: cada classe tem um décimo do voto. "
+                "A média micro soma as contagens de todas as classes antes de calcular um único F1.",
+                "Makrokeskiarvo on kymmenen luokkakohtaisen F1:n tavallinen keskiarvo, jossa jokaisella "
+                "luokalla on kymmenesosa painosta. Mikrokeskiarvo laskee ensin kaikkien luokkien "
+                "lukumäärät yhteen ja vasta sitten yhden F1:n.",
             ),
         ),
         Mistake(
@@ -413,11 +417,11 @@ micro_f1 = Exercise(
                 "but not the same number here. Compare to three decimals.",
                 "La media pesata pesa l'F1 di ogni classe con il suo supporto: qui è vicina all'F1 "
                 "micro ma non è lo stesso numero. Confronta a tre decimali.",
-                "El promedio ponderado pesa el F1 de cada clase por su soporte: aquí se parece al F1 "
-                "micro, pero no es el mismo número. Compara con tres decimales.",
-                "A média ponderada pesa o F1 de cada classe pelo seu suporte: aqui fica perto do F1 "
-                "micro, mas não é o mesmo número. Compare com três casas decimais.",
-                "Painotettu keskiarvo painottaa kunkin luokan F1:tä sen tukimäärällä; tässä se on lähellä "
+                "El promedio ponderado pondera la F1 de cada clase por su soporte: aquí se parece a la "
+                "micro-F1, pero no es el mismo número. Compara con tres decimales.",
+                "A média ponderada pondera o F1 de cada classe pelo seu suporte: aqui fica perto do "
+                "micro-F1, mas não é o mesmo número. Compare com três casas decimais.",
+                "Painotettu keskiarvo painottaa kunkin luokan F1:tä sen koolla (support); tässä se on lähellä "
                 "mikro-F1:tä mutta ei sama luku. Vertaa kolmen desimaalin tarkkuudella.",
             ),
         ),

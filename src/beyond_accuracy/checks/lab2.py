@@ -97,9 +97,9 @@ tau_star = Exercise(
             ),
             hint=texts(
                 "A stopped fraud is investigated too: c_TP is the price of an investigation, not zero.",
-                "Anche una frode fermata viene esaminata: c_TP è il prezzo di un'indagine, non zero.",
+                "Anche una frode bloccata viene esaminata: c_TP è il prezzo di un'indagine, non zero.",
                 "Un fraude detenido también se investiga: c_TP es el precio de una investigación, no cero.",
-                "Uma fraude detida também é investigada: c_TP é o preço de uma investigação, não zero.",
+                "Uma fraude barrada também é investigada: c_TP é o preço de uma investigação, não zero.",
                 "Myös pysäytetty petos tutkitaan: c_TP on tutkinnan hinta, ei nolla.",
             ),
         ),
@@ -109,8 +109,8 @@ tau_star = Exercise(
             about=texts(
                 "the goodwill forgotten",
                 "la perdita di fiducia dimenticata",
-                "la pérdida de confianza olvidada",
-                "a perda de confiança esquecida",
+                "olvidar la pérdida de confianza",
+                "esquecer a perda de confiança",
                 "luottamuksen menetys unohtunut",
             ),
             hint=texts(
@@ -126,13 +126,13 @@ tau_star = Exercise(
             lambda: (EX_INVESTIGATION + EX_GOODWILL) / EX_MISSED_FRAUD,
             about=texts("c_FP / c_FN", "c_FP / c_FN", "c_FP / c_FN", "c_FP / c_FN", "c_FP / c_FN"),
             hint=texts(
-                "The ratio c_FP / c_FN is not the threshold: the denominator adds the two regrets, "
+                "The ratio c_FP / c_FN is not the threshold: the denominator adds the two cost differences, "
                 "(c_FP - c_TN) + (c_FN - c_TP).",
-                "Il rapporto c_FP / c_FN non è la soglia: il denominatore somma i due rimpianti, "
+                "Il rapporto c_FP / c_FN non è la soglia: il denominatore somma le due differenze di costo, "
                 "(c_FP - c_TN) + (c_FN - c_TP).",
-                "El cociente c_FP / c_FN no es el umbral: el denominador suma los dos arrepentimientos, "
+                "El cociente c_FP / c_FN no es el umbral: el denominador suma las dos diferencias de coste, "
                 "(c_FP - c_TN) + (c_FN - c_TP).",
-                "A razão c_FP / c_FN não é o limiar: o denominador soma os dois arrependimentos, "
+                "A razão c_FP / c_FN não é o limiar: o denominador soma as duas diferenças de custo, "
                 "(c_FP - c_TN) + (c_FN - c_TP).",
                 "Suhde c_FP / c_FN ei ole kynnysarvo: nimittäjä on kahden virheen lisäkustannusten summa "
                 "(c_FP - c_TN) + (c_FN - c_TP).",
@@ -150,7 +150,7 @@ tau_star = Exercise(
                 "Es el complemento: tau* es la probabilidad de fraude por encima de la cual marcar sale más "
                 "barato, así que lleva en el numerador el coste de una falsa alarma.",
                 "É o complemento: tau* é a probabilidade de fraude acima da qual sinalizar sai mais barato, "
-                "então tem no numerador o custo de um alarme falso.",
+                "por isso tem no numerador o custo de um alarme falso.",
                 "Tämä on komplementti: tau* on petoksen todennäköisyys, jonka yläpuolella merkitseminen on "
                 "halvempaa, joten sen osoittajassa on väärän hälytyksen kustannus.",
             ),
@@ -169,18 +169,18 @@ precision_screening = Exercise(
         "Carry recall and specificity to a new prevalence and compute the precision there.",
         "Portare recall e specificità a una nuova prevalenza e calcolarvi la precision.",
         "Llevar la exhaustividad y la especificidad a otra prevalencia y calcular allí la precisión.",
-        "Levar a revocação e a especificidade a outra prevalência e calcular ali a precisão.",
+        "Levar a revocação e a especificidade a outra prevalência e calcular a precisão nessa prevalência.",
         "Siirtää herkkyys ja spesifisyys uuteen esiintyvyyteen ja laskea siellä täsmällisyys.",
     ),
     hint=texts(
         "Imagine a million biopsies at the new prevalence: recall says how many malignant ones are "
         "flagged, 1 - specificity how many benign ones. Precision is the first count over the sum of both.",
         "Immagina un milione di biopsie con la nuova prevalenza: la recall dice quante maligne vengono "
-        "segnalate, 1 - specificità quante benigne. La precision è il primo conteggio diviso la somma dei due.",
+        "segnalate, 1 - specificità quante benigne. La precision è il primo conteggio diviso per la somma dei due.",
         "Imagina un millón de biopsias con la nueva prevalencia: la exhaustividad dice cuántas malignas se "
         "marcan; 1 - especificidad, cuántas benignas. La precisión es el primer recuento entre la suma de ambos.",
         "Imagine um milhão de biópsias na nova prevalência: a revocação diz quantas malignas são "
-        "sinalizadas; 1 - especificidade, quantas benignas. A precisão é a primeira contagem sobre a soma das duas.",
+        "sinalizadas; 1 - especificidade, quantas benignas. A precisão é a primeira contagem dividida pela soma das duas.",
         "Kuvittele miljoona koepalaa uudella esiintyvyydellä: herkkyys kertoo, montako pahanlaatuista "
         "merkitään, 1 - spesifisyys montako hyvänlaatuista. Täsmällisyys on ensimmäinen määrä jaettuna molempien summalla.",
     ),
@@ -193,7 +193,7 @@ precision_screening = Exercise(
                 "la quota di allarmi veri in tutta la popolazione",
                 "la proporción de alarmas verdaderas en toda la población",
                 "a proporção de alarmes verdadeiros em toda a população",
-                "oikeiden hälytysten osuus koko väestössä",
+                "oikeiden hälytysten osuus koko populaatiossa",
             ),
             hint=texts(
                 "That is the share of the whole population that is malignant and flagged. Precision divides "
@@ -204,7 +204,7 @@ precision_screening = Exercise(
                 "entre todos los marcados, benignos incluidos.",
                 "É a proporção de toda a população que é maligna e sinalizada. A precisão a divide por todos "
                 "os sinalizados, benignos incluídos.",
-                "Tämä on koko väestön pahanlaatuisten ja merkittyjen osuus. Täsmällisyys jakaa sen kaikilla "
+                "Tämä on koko populaation pahanlaatuisten ja merkittyjen osuus. Täsmällisyys jakaa sen kaikilla "
                 "merkityillä, myös hyvänlaatuisilla.",
             ),
         ),
@@ -233,22 +233,22 @@ precision_screening = Exercise(
             "lowest_simulated",
             lambda r, s: _precision_at(r, s, prevalence=0.01),
             about=texts(
-                "the precision at 1 %",
+                "the precision at a prevalence of 1%",
                 "la precision all'1 %",
-                "la precisión al 1 %",
-                "a precisão a 1%",
+                "la precisión con una prevalencia del 1 %",
+                "a precisão com prevalência de 1%",
                 "täsmällisyys 1 %:n esiintyvyydellä",
             ),
             hint=texts(
-                "That is the precision at 1 %, the simulation's lowest prevalence. The exercise's "
+                "That is the precision at a prevalence of 1%, the simulation's lowest. The exercise's "
                 "population has one malignant biopsy in a thousand.",
                 "È la precision all'1 %, la prevalenza più bassa della simulazione. La popolazione "
                 "dell'esercizio ha una biopsia maligna su mille.",
-                "Es la precisión al 1 %, la prevalencia más baja de la simulación. La población del "
+                "Es la precisión con una prevalencia del 1 %, la más baja de la simulación. La población del "
                 "ejercicio tiene una biopsia maligna de cada mil.",
-                "É a precisão a 1%, a menor prevalência da simulação. A população do exercício tem uma "
+                "É a precisão com prevalência de 1%, a menor prevalência da simulação. A população do exercício tem uma "
                 "biópsia maligna em cada mil.",
-                "Tämä on täsmällisyys 1 %:n esiintyvyydellä, simulaation pienimmällä. Tehtävän väestössä "
+                "Tämä on täsmällisyys 1 %:n esiintyvyydellä, simulaation pienimmällä. Tehtävän populaatiossa "
                 "pahanlaatuinen on yksi koepala tuhannesta.",
             ),
         ),
@@ -265,20 +265,20 @@ best_lever = Exercise(
     skill=texts(
         "Compare ways of handling class imbalance by the expected cost of their decisions, not by F1.",
         "Confrontare modi di gestire lo sbilanciamento con il costo atteso delle decisioni, non con l'F1.",
-        "Comparar formas de tratar el desbalance por el coste esperado de sus decisiones, no por la F1.",
-        "Comparar formas de lidar com o desbalanceamento pelo custo esperado das decisões, não pelo F1.",
+        "Comparar formas de tratar el desequilibrio de clases por el coste esperado de sus decisiones, no por la F1.",
+        "Comparar formas de lidar com o desbalanceamento de classes pelo custo esperado das decisões, não pelo F1.",
         "Verrata luokkaepätasapainon käsittelytapoja päätösten odotetulla kustannuksella, ei F1:llä.",
     ),
     hint=texts(
         "For each lever, add up c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN with the desk's COSTS and divide "
         "by the number of validation transactions; keep the lever with the smallest cost.",
-        "Per ogni leva somma c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN con i COSTS dello sportello e dividi "
+        "Per ogni leva somma c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN con i COSTS dell'ufficio e dividi "
         "per il numero di transazioni di validazione; tieni la leva con il costo minore.",
         "Para cada palanca suma c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN con los COSTS del equipo y divide "
         "entre el número de transacciones de validación; quédate con la de menor coste.",
         "Para cada alavanca some c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN com os COSTS da equipe e divida "
         "pelo número de transações de validação; fique com a de menor custo.",
-        "Laske jokaiselle vivulle c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN osaston hinnoilla (COSTS) ja "
+        "Laske jokaiselle vivulle c_TP·TP + c_FP·FP + c_FN·FN + c_TN·TN petostiimin hinnoilla (COSTS) ja "
         "jaa validointitapahtumien määrällä; valitse vipu, jonka kustannus on pienin.",
     ),
     mistakes=(
@@ -302,7 +302,7 @@ best_lever = Exercise(
                 "Essa alavanca tem o melhor F1, que dá o mesmo preço a um alarme falso e a uma fraude não "
                 "detectada. O banco não: calcule o custo esperado.",
                 "Tällä vivulla on paras F1, joka hinnoittelee väärän hälytyksen ja ohitetun petoksen "
-                "samoin. Pankki ei: laske odotettu kustannus.",
+                "samoin. Pankki ei hinnoittele niitä samoin: laske odotettu kustannus.",
             ),
         ),
         Mistake(
@@ -318,10 +318,11 @@ best_lever = Exercise(
             hint=texts(
                 "Catching the most frauds is not the same as costing least: every flagged transaction "
                 "costs an investigation.",
-                "Prendere più frodi non equivale a costare meno: ogni transazione segnalata costa un'indagine.",
+                "Intercettare più frodi non significa spendere meno: ogni transazione segnalata costa un'indagine.",
                 "Detectar más fraudes no es lo mismo que costar menos: cada transacción marcada cuesta una investigación.",
-                "Pegar mais fraudes não é o mesmo que custar menos: cada transação sinalizada custa uma investigação.",
-                "Eniten petoksia kiinni ei ole sama kuin pienin kustannus: jokainen merkitty tapahtuma maksaa tutkinnan.",
+                "Detectar mais fraudes não significa gastar menos: cada transação sinalizada custa uma investigação.",
+                "Se, että kiinni saadaan eniten petoksia, ei ole sama asia kuin pienin kustannus: jokainen merkitty "
+                "tapahtuma maksaa tutkinnan.",
             ),
         ),
         Mistake(

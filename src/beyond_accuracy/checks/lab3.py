@@ -66,7 +66,7 @@ rain_ece = Exercise(
         "Compute the expected calibration error from binned forecasts, weighting each bin by its size.",
         "Calcolare l'errore di calibrazione atteso da previsioni raggruppate, pesando ogni intervallo con la sua dimensione.",
         "Calcular el error de calibración esperado a partir de pronósticos agrupados, ponderando cada intervalo por su tamaño.",
-        "Calcular o erro de calibração esperado a partir de previsões agrupadas, ponderando cada intervalo pelo seu tamanho.",
+        "Calcular o erro de calibração esperado a partir de previsões agrupadas, ponderando cada faixa pelo seu tamanho.",
         "Laskea odotettu kalibrointivirhe ryhmitellyistä ennusteista painottaen jokaista väliä sen koolla.",
     ),
     hint=texts(
@@ -95,11 +95,14 @@ rain_ece = Exercise(
             hint=texts(
                 "You averaged the three gaps as if each forecast value had as many days. Weight each gap by "
                 "its row's share of the days.",
-                "Hai fatto la media dei tre scarti come se ogni previsione avesse gli stessi giorni. Pesa "
+                "Hai fatto la media dei tre scarti come se ogni valore di previsione avesse lo stesso numero "
+                "di giorni. Pesa "
                 "ogni scarto con la quota di giorni della sua riga.",
-                "Has promediado las tres diferencias como si cada pronóstico tuviera los mismos días. "
+                "Has promediado las tres diferencias como si cada valor del pronóstico tuviera el mismo "
+                "número de días. "
                 "Pondera cada una por la proporción de días de su fila.",
-                "Você tirou a média das três diferenças como se cada previsão tivesse os mesmos dias. "
+                "Você tirou a média das três diferenças como se cada valor de previsão tivesse o mesmo "
+                "número de dias. "
                 "Pondere cada uma pela proporção de dias da sua linha.",
                 "Laskit kolmen eron keskiarvon ikään kuin jokaisella ennusteella olisi yhtä monta päivää. "
                 "Painota jokaista eroa rivin päiväosuudella.",
@@ -117,10 +120,10 @@ rain_ece = Exercise(
             ),
             hint=texts(
                 "Gaps of opposite sign cancel out in your sum. The ECE adds their sizes: take absolute values.",
-                "Nella tua somma scarti di segno opposto si annullano. L'ECE somma le loro grandezze: "
+                "Nella tua somma scarti di segno opposto si annullano. L'ECE somma invece le loro ampiezze: "
                 "prendi i valori assoluti.",
                 "En tu suma se anulan diferencias de signo contrario. El ECE suma sus tamaños: toma valores absolutos.",
-                "Na sua soma, diferenças de sinal oposto se anulam. O ECE soma os seus tamanhos: use valores absolutos.",
+                "Na sua soma, diferenças de sinal oposto se anulam. O ECE soma o tamanho de cada uma: use valores absolutos.",
                 "Summassasi vastakkaismerkkiset erot kumoavat toisensa. ECE laskee yhteen niiden suuruudet: "
                 "käytä itseisarvoja.",
             ),
@@ -153,20 +156,24 @@ temperature_decisions = Exercise(
     inputs=('probs[("naive Bayes", "none")]', 'probs[("naive Bayes", "temperature")]'),
     expected=_changed,
     skill=texts(
-        "See that recalibration leaves the decisions at 0.5 alone but moves those at any other threshold.",
-        "Vedere che la ricalibrazione non tocca le decisioni a 0.5 ma sposta quelle a ogni altra soglia.",
-        "Ver que la recalibración no toca las decisiones en 0.5 pero mueve las de cualquier otro umbral.",
-        "Ver que a recalibração não mexe nas decisões em 0.5, mas move as de qualquer outro limiar.",
-        "Nähdä, että uudelleenkalibrointi ei muuta päätöksiä kynnyksellä 0.5 mutta muuttaa niitä muilla kynnyksillä.",
+        "See that temperature scaling cannot change a decision at 0.5 but can change decisions at other thresholds.",
+        "Vedere che il temperature scaling non può cambiare le decisioni a 0,5 ma può cambiare quelle a "
+        "un'altra soglia.",
+        "Ver que el escalado por temperatura no cambia las decisiones con el umbral 0,5, pero puede "
+        "cambiar las de otros umbrales.",
+        "Ver que o escalonamento por temperatura não muda as decisões no limiar 0,5, mas pode mudar as de "
+        "outros limiares.",
+        "Nähdä, että lämpötilaskaalaus ei muuta päätöksiä kynnysarvolla 0,5 mutta voi muuttaa niitä muilla "
+        "kynnysarvoilla.",
     ),
     hint=texts(
         "Compare, biopsy by biopsy, the decision p >= 0.2 before and after temperature scaling and "
         "count the biopsies whose decision differs.",
         "Confronta, biopsia per biopsia, la decisione p >= 0.2 prima e dopo il temperature scaling e "
         "conta le biopsie la cui decisione cambia.",
-        "Compara, biopsia por biopsia, la decisión p >= 0.2 antes y después del escalado de "
+        "Compara, biopsia por biopsia, la decisión p >= 0.2 antes y después del escalado por "
         "temperatura y cuenta las biopsias cuya decisión cambia.",
-        "Compare, biópsia por biópsia, a decisão p >= 0.2 antes e depois do escalonamento de "
+        "Compare, biópsia por biópsia, a decisão p >= 0.2 antes e depois do escalonamento por "
         "temperatura e conte as biópsias cuja decisão muda.",
         "Vertaa koepala kerrallaan päätöstä p >= 0.2 ennen lämpötilaskaalausta ja sen jälkeen ja laske "
         "koepalat, joiden päätös muuttuu.",
@@ -177,21 +184,21 @@ temperature_decisions = Exercise(
             lambda a, b: _changed(a, b, 0.5),
             about=texts(
                 "the count at 0.5",
-                "il conteggio a 0.5",
-                "el recuento en 0.5",
-                "a contagem em 0.5",
-                "lukumäärä kynnyksellä 0.5",
+                "il conteggio a 0,5",
+                "el recuento con el umbral 0,5",
+                "a contagem no limiar 0,5",
+                "lukumäärä kynnysarvolla 0,5",
             ),
             hint=texts(
                 "At 0.5 no decision can change, but the exercise's threshold is 0.2, where the "
                 "logit is not zero: there temperature does move some biopsies across.",
-                "A 0.5 nessuna decisione può cambiare, ma la soglia dell'esercizio è 0.2, dove il logit "
+                "A 0,5 nessuna decisione può cambiare, ma la soglia dell'esercizio è 0,2, dove il logit "
                 "non è zero: lì la temperatura sposta alcune biopsie dall'altra parte.",
-                "En 0.5 ninguna decisión puede cambiar, pero el umbral del ejercicio es 0.2, donde el "
-                "logit no es cero: allí la temperatura sí cambia de lado algunas biopsias.",
-                "Em 0.5 nenhuma decisão pode mudar, mas o limiar do exercício é 0.2, onde o logit não é "
-                "zero: ali a temperatura passa algumas biópsias para o outro lado.",
-                "Kynnyksellä 0.5 mikään päätös ei voi muuttua, mutta tehtävän kynnys on 0.2, jossa "
+                "Con el umbral 0,5 ninguna decisión puede cambiar, pero el del ejercicio es 0,2, donde el "
+                "logit no es cero: ahí la temperatura sí hace cruzar el umbral a algunas biopsias.",
+                "No limiar 0,5 nenhuma decisão pode mudar, mas o limiar do exercício é 0,2, onde o logit não "
+                "é zero: ali a temperatura faz algumas biópsias cruzarem o limiar.",
+                "Kynnysarvolla 0,5 mikään päätös ei voi muuttua, mutta tehtävän kynnysarvo on 0,2, jossa "
                 "logit ei ole nolla: siellä lämpötila siirtää osan koepaloista toiselle puolelle.",
             ),
         ),
@@ -200,7 +207,7 @@ temperature_decisions = Exercise(
             lambda a, b: int(np.sum(np.asarray(b) >= EX_THRESHOLD)),
             about=texts(
                 "the biopsies flagged after scaling",
-                "le biopsie segnalate dopo lo scaling",
+                "le biopsie segnalate dopo il temperature scaling",
                 "las biopsias marcadas después del escalado",
                 "as biópsias sinalizadas depois do escalonamento",
                 "skaalauksen jälkeen merkityt koepalat",
@@ -208,11 +215,12 @@ temperature_decisions = Exercise(
             hint=texts(
                 "That is how many biopsies are flagged after scaling. Count only those whose decision is "
                 "different from before.",
-                "È quante biopsie sono segnalate dopo lo scaling. Conta solo quelle la cui decisione è "
+                "Questo è il numero di biopsie segnalate dopo il temperature scaling. Conta solo quelle la "
+                "cui decisione è "
                 "diversa da prima.",
                 "Es cuántas biopsias quedan marcadas después del escalado. Cuenta solo aquellas cuya "
                 "decisión cambia respecto de antes.",
-                "É quantas biópsias ficam sinalizadas depois do escalonamento. Conte só aquelas cuja "
+                "Esse é o número de biópsias sinalizadas depois do escalonamento. Conte só aquelas cuja "
                 "decisão é diferente da anterior.",
                 "Näin monta koepalaa on merkitty skaalauksen jälkeen. Laske vain ne, joiden päätös on eri kuin ennen.",
             ),
@@ -228,7 +236,7 @@ best_calibrator = Exercise(
     expected=_lowest(brier_score_loss),
     skill=texts(
         "Compare recalibration methods by a proper score on data that fitted neither model nor calibrator.",
-        "Confrontare metodi di ricalibrazione con uno score proprio su dati che non hanno addestrato né modello né calibratore.",
+        "Confrontare metodi di ricalibrazione con una regola di punteggio propria su dati che non hanno addestrato né modello né calibratore.",
         "Comparar métodos de recalibración con una regla de puntuación propia en datos que no ajustaron ni el modelo ni el calibrador.",
         "Comparar métodos de recalibração com uma regra de pontuação própria em dados que não ajustaram nem o modelo nem o calibrador.",
         "Verrata uudelleenkalibrointimenetelmiä aidolla pisteytyssäännöllä aineistossa, jolla ei sovitettu mallia eikä kalibroijaa.",
@@ -256,13 +264,13 @@ best_calibrator = Exercise(
                 "That calibrator has the lowest ECE, which depends on the bins and ignores sharpness. "
                 "The exercise asks for the Brier score.",
                 "Quel calibratore ha l'ECE più basso, che dipende dagli intervalli e ignora la nitidezza. "
-                "L'esercizio chiede il Brier score.",
-                "Ese calibrador tiene el ECE más bajo, que depende de los intervalos e ignora la nitidez. "
-                "El ejercicio pide el Brier score.",
-                "Esse calibrador tem o ECE mais baixo, que depende dos intervalos e ignora a nitidez. O "
-                "exercício pede o Brier score.",
+                "L'esercizio chiede il punteggio di Brier.",
+                "Ese calibrador tiene el ECE más bajo, que depende de los intervalos e ignora la agudeza. "
+                "El ejercicio pide la puntuación de Brier.",
+                "Esse calibrador tem o ECE mais baixo, que depende das faixas e ignora a nitidez. O "
+                "exercício pede o escore de Brier.",
                 "Tällä kalibroijalla on pienin ECE, joka riippuu väleistä eikä huomioi terävyyttä. "
-                "Tehtävä kysyy Brier-pistemäärää.",
+                "Tehtävä kysyy Brierin pistemäärää.",
             ),
         ),
         Mistake(
@@ -270,22 +278,22 @@ best_calibrator = Exercise(
             _lowest(lambda y, p: log_loss(y, np.clip(p, 1e-15, 1 - 1e-15))),
             about=texts(
                 "the lowest log loss",
-                "la log loss più bassa",
-                "la log loss más baja",
-                "a log loss mais baixa",
-                "pienin log loss",
+                "la log-loss più bassa",
+                "la pérdida logarítmica más baja",
+                "a perda logarítmica mais baixa",
+                "pienin logaritminen häviö",
             ),
             hint=texts(
                 "That calibrator wins on log loss, which punishes confident mistakes far more. The "
                 "exercise asks for the Brier score.",
-                "Quel calibratore vince sulla log loss, che punisce molto di più gli errori sicuri. "
-                "L'esercizio chiede il Brier score.",
-                "Ese calibrador gana en log loss, que castiga mucho más los errores seguros. El "
-                "ejercicio pide el Brier score.",
-                "Esse calibrador vence na log loss, que pune muito mais os erros confiantes. O exercício "
-                "pede o Brier score.",
-                "Tämä kalibroija voittaa log lossilla, joka rankaisee varmoja virheitä paljon enemmän. "
-                "Tehtävä kysyy Brier-pistemäärää.",
+                "Quel calibratore vince sulla log-loss, che punisce molto di più gli errori commessi con "
+                "sicurezza. L'esercizio chiede il punteggio di Brier.",
+                "Ese calibrador gana en pérdida logarítmica, que castiga mucho más los errores cometidos "
+                "con seguridad. El ejercicio pide la puntuación de Brier.",
+                "Esse calibrador vence na perda logarítmica, que pune muito mais os erros cometidos com "
+                "confiança. O exercício pede o escore de Brier.",
+                "Tämä kalibroija voittaa logaritmisella häviöllä, joka rankaisee itsevarmoja virheitä paljon "
+                "enemmän. Tehtävä kysyy Brierin pistemäärää.",
             ),
         ),
     ),

@@ -132,11 +132,16 @@ accuracy_pick = Exercise(
                 "QWK:n voittaja",
             ),
             hint=texts(
-                "That model wins on QWK. The exercise asks for the choice of accuracy, the share of exact answers.",
-                "Quel modello vince per QWK. L'esercizio chiede la scelta dell'accuratezza, la quota di risposte esatte.",
-                "Ese modelo gana por QWK. El ejercicio pide la elección de la exactitud, la proporción de respuestas exactas.",
-                "Esse modelo vence pelo QWK. O exercício pede a escolha da acurácia, a proporção de respostas exatas.",
-                "Tämä malli voittaa QWK:lla. Tehtävä kysyy tarkkuuden (accuracy) valintaa eli täsmälleen oikeiden osuutta.",
+                "That model wins on QWK. The exercise asks for the model that accuracy (the share of exact "
+                "answers) picks.",
+                "Quel modello vince per QWK. L'esercizio chiede il modello scelto dall'accuratezza (la quota "
+                "di risposte esatte).",
+                "Ese modelo gana por QWK. El ejercicio pide el modelo que elige la exactitud (la proporción "
+                "de respuestas exactas).",
+                "Esse modelo vence pelo QWK. O exercício pede o modelo escolhido pela acurácia (a proporção "
+                "de respostas exatas).",
+                "Tämä malli voittaa QWK:lla. Tehtävä kysyy mallia, jonka tarkkuus (accuracy) eli täsmälleen "
+                "oikeiden vastausten osuus valitsee.",
             ),
         ),
         Mistake(
@@ -145,8 +150,8 @@ accuracy_pick = Exercise(
             about=texts(
                 "the one-off winner",
                 "il vincitore per accuratezza entro una classe",
-                "el ganador por exactitud a una clase",
-                "o vencedor pela acurácia a uma classe",
+                "el ganador por exactitud con tolerancia de una clase",
+                "o vencedor pela acurácia com tolerância de uma classe",
                 "yhden luokan toleranssin voittaja",
             ),
             hint=texts(
@@ -209,10 +214,10 @@ qwk_pick = Exercise(
             hint=texts(
                 "That model has the lowest MAE, by hugging the middle. QWK compares the agreement with "
                 "the agreement chance would give: compute it.",
-                "Quel modello ha l'MAE più basso perché resta al centro. Il QWK confronta l'accordo con "
+                "Quel modello ha il MAE più basso perché resta al centro. Il QWK confronta l'accordo con "
                 "quello che darebbe il caso: calcolalo.",
-                "Ese modelo tiene el MAE más bajo porque se queda en el centro. El QWK compara el acuerdo "
-                "con el que daría el azar: calcúlalo.",
+                "Ese modelo tiene el MAE más bajo porque se queda en el centro. El QWK compara la "
+                "concordancia con la que daría el azar: calcúlalo.",
                 "Esse modelo tem o menor MAE porque fica no meio. O QWK compara a concordância com a que "
                 "o acaso daria: calcule-o.",
                 "Tällä mallilla on pienin MAE, koska se pysyttelee keskellä. QWK vertaa yhtäpitävyyttä "
@@ -230,9 +235,9 @@ qwk_by_hand = Exercise(
     expected=_pain_kappa,
     skill=texts(
         "Compute quadratic-weighted kappa from a confusion matrix: chance matrix, weights, two sums.",
-        "Calcolare il kappa pesato quadratico da una matrice di confusione: matrice del caso, pesi, due somme.",
-        "Calcular el kappa ponderado cuadrático a partir de una matriz de confusión: matriz del azar, pesos, dos sumas.",
-        "Calcular o kappa ponderado quadrático a partir de uma matriz de confusão: matriz do acaso, pesos, duas somas.",
+        "Calcolare il kappa con pesi quadratici da una matrice di confusione: matrice attesa per caso, pesi, due somme.",
+        "Calcular el kappa con ponderación cuadrática a partir de una matriz de confusión: matriz del azar, pesos, dos sumas.",
+        "Calcular o kappa com ponderação quadrática a partir de uma matriz de confusão: matriz do acaso, pesos, duas somas.",
         "Laskea neliöllisesti painotettu kappa sekaannusmatriisista: sattumamatriisi, painot, kaksi summaa.",
     ),
     hint=texts(
@@ -260,9 +265,9 @@ qwk_by_hand = Exercise(
             ),
             hint=texts(
                 "That is the unweighted kappa: every disagreement counts the same. Weight each cell by (i - j)².",
-                "È il kappa non pesato: ogni disaccordo conta uguale. Pesa ogni cella con (i - j)².",
+                "È il kappa non pesato: ogni disaccordo conta allo stesso modo. Pesa ogni cella con (i - j)².",
                 "Es el kappa sin ponderar: todo desacuerdo cuenta igual. Pondera cada celda por (i - j)².",
-                "É o kappa não ponderado: toda discordância conta igual. Pondere cada célula por (i - j)².",
+                "É o kappa não ponderado: toda discordância conta da mesma forma. Pondere cada célula por (i - j)².",
                 "Tämä on painottamaton kappa: jokainen erimielisyys lasketaan samoin. Painota jokaista solua (i - j)²:lla.",
             ),
         ),
@@ -293,7 +298,7 @@ qwk_by_hand = Exercise(
             hint=texts(
                 "That is the share of exact agreement. Kappa compares the weighted disagreement with what chance would give.",
                 "È la quota di accordo esatto. Il kappa confronta il disaccordo pesato con quello dovuto al caso.",
-                "Es la proporción de acuerdo exacto. El kappa compara el desacuerdo ponderado con el del azar.",
+                "Es la proporción de concordancia exacta. El kappa compara el desacuerdo ponderado con el del azar.",
                 "É a proporção de concordância exata. O kappa compara a discordância ponderada com a do acaso.",
                 "Tämä on täsmällisen yhtäpitävyyden osuus. Kappa vertaa painotettua erimielisyyttä sattuman antamaan.",
             ),
@@ -303,14 +308,14 @@ qwk_by_hand = Exercise(
             lambda t: _pain_shortcut(t, chance_divided=None),
             about=texts(
                 "no chance matrix",
-                "senza matrice del caso",
+                "senza matrice attesa per caso",
                 "sin matriz del azar",
                 "sem matriz do acaso",
                 "ilman sattumamatriisia",
             ),
             hint=texts(
                 "You divided by n instead of by the weighted sum of the chance matrix E.",
-                "Hai diviso per n invece che per la somma pesata della matrice del caso E.",
+                "Hai diviso per n invece che per la somma pesata della matrice attesa per caso E.",
                 "Has dividido entre n en lugar de entre la suma ponderada de la matriz del azar E.",
                 "Você dividiu por n em vez de pela soma ponderada da matriz do acaso E.",
                 "Jaoit n:llä etkä sattumamatriisin E painotetulla summalla.",
@@ -328,9 +333,11 @@ qwk_by_hand = Exercise(
             ),
             hint=texts(
                 "The chance matrix is row totals × column totals divided by n, so that E adds up to n like O.",
-                "La matrice del caso è totali di riga × totali di colonna diviso n, così E somma a n come O.",
+                "La matrice attesa per caso è totali di riga × totali di colonna diviso per n, così che la somma di E "
+                "sia n, come quella di O.",
                 "La matriz del azar es totales de fila × totales de columna entre n, para que E sume n como O.",
-                "A matriz do acaso é totais de linha × totais de coluna dividido por n, para que E some n como O.",
+                "A matriz do acaso é totais de linha × totais de coluna dividido por n, para que a soma de E seja n, "
+                "como a de O.",
                 "Sattumamatriisi on rivisummat × sarakesummat jaettuna n:llä, jotta E:n summa on n kuten O:n.",
             ),
         ),
@@ -347,18 +354,18 @@ paradox_qwk = Exercise(
         "Vedere che lo stesso valutatore ottiene un kappa diverso in un'altra popolazione (il paradosso del kappa).",
         "Ver que el mismo evaluador obtiene otro kappa en otra población (la paradoja del kappa).",
         "Ver que o mesmo avaliador obtém outro kappa em outra população (o paradoxo do kappa).",
-        "Nähdä, että sama arvioija saa eri kappan eri väestössä (kappan paradoksi).",
+        "Nähdä, että sama arvioija saa eri kappan eri populaatiossa (kappaparadoksi).",
     ),
     hint=texts(
         "Use the same error mechanism (0.2, edges as in the lab) with the shares 0.70, 0.20, 0.10: "
         "expected_scores([0.70, 0.20, 0.10]) gives the expected QWK.",
-        "Usa lo stesso meccanismo d'errore (0.2, bordi come nel laboratorio) con le quote 0.70, 0.20, "
-        "0.10: expected_scores([0.70, 0.20, 0.10]) dà il QWK atteso.",
-        "Usa el mismo mecanismo de error (0.2, bordes como en la práctica) con las proporciones 0.70, "
-        "0.20, 0.10: expected_scores([0.70, 0.20, 0.10]) da el QWK esperado.",
-        "Use o mesmo mecanismo de erro (0.2, bordas como no laboratório) com as proporções 0.70, 0.20, "
-        "0.10: expected_scores([0.70, 0.20, 0.10]) dá o QWK esperado.",
-        "Käytä samaa virhemekanismia (0.2, reunat kuten harjoituksessa) osuuksilla 0.70, 0.20, 0.10: "
+        "Usa lo stesso meccanismo d'errore (0,2; estremi trattati come nel laboratorio) con le quote 0,70; "
+        "0,20 e 0,10: expected_scores([0.70, 0.20, 0.10]) dà il QWK atteso.",
+        "Usa el mismo mecanismo de error (0,2; extremos como en el laboratorio) con las proporciones 0,70; "
+        "0,20 y 0,10: expected_scores([0.70, 0.20, 0.10]) da el QWK esperado.",
+        "Use o mesmo mecanismo de erro (0,2; bordas como no laboratório) com as proporções 0,70; 0,20 e "
+        "0,10: expected_scores([0.70, 0.20, 0.10]) dá o QWK esperado.",
+        "Käytä samaa virhemekanismia (0,2; reunat kuten harjoituksessa) osuuksilla 0,70; 0,20; 0,10: "
         "expected_scores([0.70, 0.20, 0.10]) antaa odotetun QWK:n.",
     ),
     mistakes=(
@@ -373,11 +380,11 @@ paradox_qwk = Exercise(
                 "odotettu tarkkuus",
             ),
             hint=texts(
-                "That is the expected accuracy, which does not change with the population. Take the QWK.",
-                "È l'accuratezza attesa, che non cambia con la popolazione. Prendi il QWK.",
-                "Es la exactitud esperada, que no cambia con la población. Toma el QWK.",
-                "É a acurácia esperada, que não muda com a população. Pegue o QWK.",
-                "Tämä on odotettu tarkkuus, joka ei muutu väestön mukana. Ota QWK.",
+                "That is the expected accuracy, the share on the diagonal; the exercise asks for the expected QWK.",
+                "È l'accuratezza attesa, la quota sulla diagonale; l'esercizio chiede il QWK atteso.",
+                "Es la exactitud esperada, la proporción en la diagonal; el ejercicio pide el QWK esperado.",
+                "É a acurácia esperada, a proporção na diagonal; o exercício pede o QWK esperado.",
+                "Tämä on odotettu tarkkuus eli lävistäjän osuus; tehtävä kysyy odotettua QWK:ta.",
             ),
         ),
         Mistake(
@@ -392,9 +399,9 @@ paradox_qwk = Exercise(
             ),
             hint=texts(
                 "That is the unweighted kappa; the exercise asks for the quadratic-weighted one.",
-                "È il kappa non pesato; l'esercizio chiede quello pesato quadratico.",
-                "Es el kappa sin ponderar; el ejercicio pide el ponderado cuadrático.",
-                "É o kappa não ponderado; o exercício pede o ponderado quadrático.",
+                "È il kappa non pesato; l'esercizio chiede quello con pesi quadratici.",
+                "Es el kappa sin ponderar; el ejercicio pide el kappa con ponderación cuadrática.",
+                "É o kappa não ponderado; o exercício pede o kappa com ponderação quadrática.",
                 "Tämä on painottamaton kappa; tehtävä kysyy neliöllisesti painotettua.",
             ),
         ),
@@ -406,14 +413,14 @@ paradox_qwk = Exercise(
                 "il valore per tre terzi uguali",
                 "el valor para tercios iguales",
                 "o valor para terços iguais",
-                "arvo tasaosuuksilla",
+                "arvo yhtä suurilla osuuksilla",
             ),
             hint=texts(
                 "That is the QWK of a population split in equal thirds. Use the shares 0.70, 0.20, 0.10.",
-                "È il QWK di una popolazione divisa in tre terzi uguali. Usa le quote 0.70, 0.20, 0.10.",
-                "Es el QWK de una población dividida en tercios iguales. Usa las proporciones 0.70, 0.20, 0.10.",
-                "É o QWK de uma população dividida em terços iguais. Use as proporções 0.70, 0.20, 0.10.",
-                "Tämä on QWK väestölle, joka jakautuu kolmeen yhtä suureen osaan. Käytä osuuksia 0.70, 0.20, 0.10.",
+                "È il QWK di una popolazione divisa in tre terzi uguali. Usa le quote 0,70; 0,20 e 0,10.",
+                "Es el QWK de una población dividida en tercios iguales. Usa las proporciones 0,70; 0,20 y 0,10.",
+                "É o QWK de uma população dividida em terços iguais. Use as proporções 0,70; 0,20 e 0,10.",
+                "Tämä on QWK populaatiolle, joka jakautuu kolmeen yhtä suureen osaan. Käytä osuuksia 0,70; 0,20; 0,10.",
             ),
         ),
     ),

@@ -59,10 +59,10 @@ loss_by_hand = Exercise(
     expected=lambda: -math.log(HAND_PROBABILITY),
     skill=texts(
         "Compute one example's log loss, −ln of the probability given to its label.",
-        "Calcolare la log loss di un esempio, −ln della probabilità data alla sua etichetta.",
-        "Calcular la log loss de un ejemplo, −ln de la probabilidad dada a su etiqueta.",
-        "Calcular a log loss de um exemplo, −ln da probabilidade dada ao seu rótulo.",
-        "Laskea yhden esimerkin log loss, −ln sen nimiölle annetusta todennäköisyydestä.",
+        "Calcolare la log-loss di un esempio, −ln della probabilità data alla sua etichetta.",
+        "Calcular la pérdida logarítmica de un ejemplo, −ln de la probabilidad dada a su etiqueta.",
+        "Calcular a perda logarítmica de um exemplo, −ln da probabilidade dada ao seu rótulo.",
+        "Laskea yhden esimerkin logaritminen häviö eli −ln sen nimiölle annetusta todennäköisyydestä.",
     ),
     hint=texts(
         "The per-example loss is minus the natural logarithm of the probability of the label: np.log is ln.",
@@ -155,18 +155,19 @@ precision_at_30 = Exercise(
     inputs=("corrupted", "loss_oof"),
     expected=_precision_at,
     skill=texts(
-        "Measure how well a loss ranking finds wrong labels: precision at k.",
-        "Misurare quanto bene una classifica per perdita trova le etichette sbagliate: la precision a k.",
-        "Medir lo bien que una clasificación por pérdida encuentra etiquetas erróneas: la precisión en k.",
-        "Medir o quanto um ranking por perda encontra rótulos errados: a precisão em k.",
-        "Mitata, kuinka hyvin häviöjärjestys löytää väärät nimiöt: täsmällisyys k:ssa.",
+        "Measure how well a loss ranking finds wrong labels: precision@k.",
+        "Misurare quanto bene una graduatoria per perdita trova le etichette sbagliate: la precision@k.",
+        "Medir lo bien que una ordenación por pérdida encuentra etiquetas erróneas: la precisión@k.",
+        "Medir quão bem um ranking por perda encontra rótulos errados: a precisão@k.",
+        "Mitata, kuinka hyvin häviöjärjestys löytää väärät nimiöt: täsmällisyys@k.",
     ),
     hint=texts(
         "Sort the images by decreasing loss, take the first 30 and compute the share of them whose label was corrupted.",
         "Ordina le immagini per perdita decrescente, prendi le prime 30 e calcola la quota con l'etichetta corrotta.",
         "Ordena las imágenes por pérdida decreciente, toma las 30 primeras y calcula la proporción con la etiqueta corrompida.",
-        "Ordene as imagens por perda decrescente, pegue as 30 primeiras e calcule a proporção com o rótulo corrompido.",
-        "Järjestä kuvat laskevan häviön mukaan, ota 30 ensimmäistä ja laske, kuinka suurella osalla nimiö oli turmeltu.",
+        "Ordene as imagens por perda decrescente, pegue as 30 primeiras e calcule a proporção delas cujo rótulo foi corrompido.",
+        "Järjestä kuvat laskevan häviön mukaan, ota 30 ensimmäistä ja laske, kuinka suurella osalla nimiö oli "
+        "muutettu virheelliseksi.",
     ),
     mistakes=(
         Mistake(
@@ -184,7 +185,7 @@ precision_at_30 = Exercise(
                 "Hai preso le 30 perdite più basse. La caccia parte dalle più alte: ordina per -loss.",
                 "Has tomado las 30 pérdidas más bajas. La búsqueda empieza por las más altas: ordena por -loss.",
                 "Você pegou as 30 menores perdas. A busca começa pelas maiores: ordene por -loss.",
-                "Otit 30 pienintä häviötä. Metsästys alkaa suurimmista: järjestä -loss-arvon mukaan.",
+                "Otit 30 pienintä häviötä. Jahti alkaa suurimmista: järjestä -loss-arvon mukaan.",
             ),
         ),
         Mistake(
@@ -208,7 +209,8 @@ precision_at_30 = Exercise(
                 "Hai diviso per tutte le etichette corrotte (è la recall@30). La precision@30 divide per le 30 immagini aperte.",
                 "Has dividido entre todas las etiquetas corrompidas (es la exhaustividad@30). La precisión@30 divide entre las 30 imágenes abiertas.",
                 "Você dividiu por todos os rótulos corrompidos (é a revocação@30). A precisão@30 divide pelas 30 imagens abertas.",
-                "Jaoit kaikkien turmeltujen nimiöiden määrällä (se on herkkyys@30). Täsmällisyys@30 jakaa 30 avatulla kuvalla.",
+                "Jaoit kaikkien virheelliseksi muutettujen nimiöiden määrällä (se on herkkyys@30). Täsmällisyys@30 jakaa "
+                "30 avatulla kuvalla.",
             ),
         ),
     ),
@@ -222,17 +224,17 @@ budget_75 = Exercise(
     expected=_budget,
     skill=texts(
         "Turn a ranking into a review budget: how many examples to open to find a given share of errors.",
-        "Trasformare una classifica in un budget di revisione: quanti esempi aprire per trovare una data quota di errori.",
-        "Convertir una clasificación en un presupuesto de revisión: cuántos ejemplos abrir para encontrar una proporción de errores.",
-        "Transformar um ranking em um orçamento de revisão: quantos exemplos abrir para achar uma proporção de erros.",
-        "Muuttaa järjestys tarkistusbudjetiksi: montako esimerkkiä avata, jotta löytyy tietty osuus virheistä.",
+        "Trasformare una graduatoria in un budget di revisione: quanti esempi aprire per trovare una data quota di errori.",
+        "Convertir una ordenación en un presupuesto de revisión: cuántos ejemplos abrir para encontrar una proporción dada de errores.",
+        "Transformar um ranking em um orçamento de revisão: quantos exemplos abrir para achar uma dada proporção de erros.",
+        "Muuttaa järjestys tarkastusbudjetiksi: montako esimerkkiä avata, jotta löytyy tietty osuus virheistä.",
     ),
     hint=texts(
         'In curve, take the first row whose recall is at least 0.75 and read its "k" (k counts images from 1).',
-        'In curve prendi la prima riga con recall almeno 0.75 e leggi la sua "k" (k conta le immagini da 1).',
-        'En curve, toma la primera fila cuya exhaustividad sea al menos 0.75 y lee su "k" (k cuenta las imágenes desde 1).',
-        'Em curve, pegue a primeira linha cuja revocação seja pelo menos 0.75 e leia o seu "k" (k conta as imagens a partir de 1).',
-        'Ota curve-taulukosta ensimmäinen rivi, jonka recall on vähintään 0.75, ja lue sen "k" (k laskee kuvat ykkösestä).',
+        'In curve prendi la prima riga con recall almeno 0,75 e leggi la sua "k" (k conta le immagini da 1).',
+        'En curve, toma la primera fila cuya exhaustividad sea al menos 0,75 y lee su "k" (k cuenta las imágenes desde 1).',
+        'Em curve, pegue a primeira linha cuja revocação seja pelo menos 0,75 e leia o seu "k" (k conta as imagens a partir de 1).',
+        'Ota curve-taulukosta ensimmäinen rivi, jonka recall on vähintään 0,75, ja lue sen "k" (k laskee kuvat ykkösestä).',
     ),
     mistakes=(
         Mistake(
@@ -247,8 +249,8 @@ budget_75 = Exercise(
             ),
             hint=texts(
                 "Off by one: that is the position counted from 0. The budget counts opened images from 1.",
-                "Sbagliato di uno: è la posizione contata da 0. Il budget conta le immagini aperte da 1.",
-                "Te has pasado por uno: es la posición contada desde 0. El presupuesto cuenta las imágenes abiertas desde 1.",
+                "C'è uno scarto di uno: è la posizione contata da 0. Il budget conta le immagini aperte da 1.",
+                "Error de uno: es la posición contada desde 0. El presupuesto cuenta las imágenes abiertas desde 1.",
                 "Errou por um: é a posição contada a partir de 0. O orçamento conta as imagens abertas a partir de 1.",
                 "Yhdellä pielessä: tämä on nollasta laskettu sijainti. Budjetti laskee avatut kuvat ykkösestä.",
             ),
@@ -265,9 +267,10 @@ budget_75 = Exercise(
             ),
             hint=texts(
                 "That is how many wrong labels must be found. The budget is how many images must be opened to find them.",
-                "È quante etichette sbagliate vanno trovate. Il budget è quante immagini bisogna aprire per trovarle.",
+                "Questo è il numero di etichette sbagliate da trovare. Il budget è quante immagini bisogna aprire per trovarle.",
                 "Es cuántas etiquetas erróneas hay que encontrar. El presupuesto es cuántas imágenes hay que abrir para encontrarlas.",
-                "É quantos rótulos errados é preciso achar. O orçamento é quantas imagens é preciso abrir para achá-los.",
+                "Esse é o número de rótulos errados a encontrar. O orçamento é o número de imagens que é preciso abrir "
+                "para encontrá-los.",
                 "Näin monta väärää nimiötä pitää löytää. Budjetti kertoo, montako kuvaa pitää avata niiden löytämiseksi.",
             ),
         ),
@@ -283,9 +286,9 @@ budget_75 = Exercise(
             ),
             hint=texts(
                 "That is what a random order needs on average. Use the ranking by loss (curve).",
-                "È ciò che serve in media in ordine casuale. Usa la classifica per perdita (curve).",
-                "Es lo que hace falta en promedio en orden aleatorio. Usa la clasificación por pérdida (curve).",
-                "É o que uma ordem aleatória precisa em média. Use o ranking por perda (curve).",
+                "È ciò che serve in media in ordine casuale. Usa la graduatoria per perdita (curve).",
+                "Es lo que hace falta en promedio en orden aleatorio. Usa la ordenación por pérdida (curve).",
+                "É o que uma ordem aleatória exige em média. Use o ranking por perda (curve).",
                 "Tämä tarvitaan keskimäärin satunnaisessa järjestyksessä. Käytä häviöjärjestystä (curve).",
             ),
         ),
@@ -293,14 +296,14 @@ budget_75 = Exercise(
             "target_80",
             lambda m, loss: _budget(m, loss, 0.8),
             about=texts(
-                "the budget for 80 %",
+                "the budget for 80%",
                 "il budget per l'80 %",
                 "el presupuesto para el 80 %",
                 "o orçamento para 80%",
                 "budjetti 80 %:lle",
             ),
             hint=texts(
-                "That is the budget for 80 % of the wrong labels; the exercise asks for 75 %.",
+                "That is the budget for 80% of the wrong labels; the exercise asks for 75%.",
                 "È il budget per l'80 % delle etichette sbagliate; l'esercizio chiede il 75 %.",
                 "Es el presupuesto para el 80 % de las etiquetas erróneas; el ejercicio pide el 75 %.",
                 "É o orçamento para 80% dos rótulos errados; o exercício pede 75%.",
@@ -319,20 +322,20 @@ leak_tail = Exercise(
     points=2,
     skill=texts(
         "Recognise leakage in a loss ranking: examples the model finds suspiciously easy.",
-        "Riconoscere una fuga di informazione in una classifica per perdita: esempi che il modello trova sospettamente facili.",
-        "Reconocer una fuga de información en una clasificación por pérdida: ejemplos que el modelo encuentra sospechosamente fáciles.",
-        "Reconhecer vazamento em um ranking por perda: exemplos que o modelo acha suspeitamente fáceis.",
+        "Riconoscere una fuga di informazioni in una graduatoria per perdita: esempi che il modello trova sospettamente facili.",
+        "Reconocer una fuga de datos en una ordenación por pérdida: ejemplos que el modelo encuentra sospechosamente fáciles.",
+        "Reconhecer vazamento de dados em um ranking por perda: exemplos que o modelo acha suspeitamente fáceis.",
         "Tunnistaa vuoto häviöjärjestyksestä: esimerkit, jotka malli kokee epäilyttävän helpoiksi.",
     ),
     hint=texts(
         "Compute the share of leaked images among the 100 highest and among the 100 lowest losses "
         "and compare both with their share in the whole pool.",
         "Calcola la quota di immagini con fuga tra le 100 perdite più alte e tra le 100 più basse e "
-        "confrontale con la loro quota nell'intero insieme.",
+        "confrontale con la loro quota nell'intero insieme di lavoro.",
         "Calcula la proporción de imágenes con fuga entre las 100 pérdidas más altas y entre las 100 "
-        "más bajas y compáralas con su proporción en todo el conjunto.",
+        "más bajas y compáralas con su proporción en todo el conjunto de trabajo.",
         "Calcule a proporção de imagens com vazamento entre as 100 maiores perdas e entre as 100 "
-        "menores e compare-as com a sua proporção no conjunto inteiro.",
+        "menores e compare-as com a sua proporção em todo o conjunto de trabalho.",
         "Laske vuotaneiden kuvien osuus 100 suurimman ja 100 pienimmän häviön joukossa ja vertaa "
         "molempia niiden osuuteen koko aineistossa.",
     ),
