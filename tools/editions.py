@@ -598,8 +598,7 @@ def derive(nb, page: Page, edition: str):
 def _write(nb, dest: Path) -> Path:
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    nbformat.validate(nb)
-    nbformat.write(nb, dest)
+    nbformat.write(nb, dest)  # validates
     return dest
 
 
@@ -716,3 +715,107 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# --------------------------------------------------------------------------------------------
+# What gives an answer away: a checked answer's value in a stored output or in the prose
+
+RAW_MYST = {
+    "role": re.compile(r"\{[A-Za-z][\w:+-]*\}`"),
+    "directive": re.compile(r"^\s*(`{3,}|:{3,})\s*\{", re.M),
+    "target": re.compile(r"^\s*\([\w.:-]+\)=\s*$", re.M),
+    "comment": re.compile(r"^\s*%", re.M),
+    "directive option": re.compile(r"^>?\s*:[\w-]+:(\s|$)", re.M),
+    "block break": re.compile(r"^\+\+\+", re.M),
+    "substitution": re.compile(r"\{\{[^}]*\}\}"),
+}
+_CODE_FENCE = re.compile(r"^(?P<f>`{3,}|~{3,})(?!\s*\{).*?^(?P=f)\s*$", re.S | re.M)
+
+
+def raw_myst(markdown: str) -> list[str]:
+    """The MyST constructs left in a Markdown text (code blocks excepted), as ``kind: text``."""
+    text = _CODE_FENCE.sub("", markdown)
+    text = re.sub(r"`[^`\n]+`", "", text) if not RAW_MYST["role"].search(text) else text
+    found = []
+    for kind, pattern in RAW_MYST.items():
+        for match in pattern.finditer(text):
+            line = text[text.rfind("\n", 0, match.start()) + 1 : text.find("\n", match.end())]
+            found.append(f"{kind}: {line.strip()[:80]}")
+    return found
+
+
+def _number_forms(x: float, lang: str) -> set[str]:
+    """How a page may print a computed number: Python's repr, 3 or 4 decimals, with the language's
+    decimal comma, or as a percentage. A number with at most 2 decimals (a threshold such as 0.2)
+    counts as printed with 1 or 2 (``0.2``, ``0.20``): padded to 3 it is one row of a grid of
+    candidates (0.150, 0.200, 0.250 ...), which is the student's to read."""
+    from beyond_accuracy.language import fmt
+
+    if abs(round(x, 2) - x) < 1e-9:
+        forms = {f"{x:.2f}", f"{x:g}", fmt(x, 2, lang=lang), fmt(x, 1, lang=lang) if round(x, 1) == x else ""}
+    else:
+        forms = {repr(float(x)), f"{x:.4f}", f"{x:.3f}", fmt(x, 3, lang=lang), fmt(x, 4, lang=lang)}
+        if abs(x) <= 1:
+            forms |= {f"{100 * x:.1f}%", fmt(x, 1, percent=True, lang=lang)}
+    return {f for f in forms if f.strip("0.,-%\u00a0\u2212") != ""}
+
+
+def answer_patterns(value, lang: str) -> list[list[set[str]]]:
+    """The ways an answer can show: a list of alternatives, each a list of token sets that must all
+    appear in one row (a line, a table row, a paragraph). A number shows as itself (an integer only
+    from 10 on: small counts are everywhere); a tuple of numbers shows when all its members appear
+    in one row; strings (choices) are not searched."""
+    import numbers
+
+    def number(v) -> bool:
+        return isinstance(v, numbers.Real) and not isinstance(v, bool)
+
+    if isinstance(value, dict):
+        return [p for v in value.values() for p in answer_patterns(v, lang)]
+    if number(value) and isinstance(value, numbers.Integral):
+        return [[{str(value), f"{value:,}"}]] if abs(value) >= 10 else []
+    if number(value):
+        return [[_number_forms(float(value), lang)]]
+    if isinstance(value, (list, tuple)) and all(number(v) for v in value) and value:
+        if len(value) == 1:
+            return answer_patterns(value[0], lang)
+        return [
+            [{str(v)} if isinstance(v, numbers.Integral) else _number_forms(float(v), lang) for v in value]
+        ]
+    return []
+
+
+def _rows_of_output(out) -> list[str]:
+    rows = []
+    if out.get("output_type") == "stream":
+        rows += out.get("text", "").splitlines()
+    for mime, data in out.get("data", {}).items():
+        text = "".join(data) if isinstance(data, list) else str(data)
+        if mime == "text/html":
+            rows += [re.sub(r"<[^>]+>", " ", r) for r in re.split(r"<tr[\s>]", text)]
+        elif mime in ("text/plain", "text/markdown", "text/latex"):
+            rows += text.splitlines()
+    return rows
+
+
+def _token(form: str) -> re.Pattern:
+    return re.compile(rf"(?<![\w.,]){re.escape(form)}(?![\w]|[.,]\d)")
+
+
+def answer_leaks(nb, answers: dict, lang: str) -> list[str]:
+    """Where a student notebook shows the value of a checked answer: ``cell N (output|prose): row``."""
+    patterns = {name: answer_patterns(value, lang) for name, value in answers.items()}
+    rows = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            rows += [(index, "prose", p) for p in re.split(r"\n\s*\n", cell.source)]
+        elif cell.cell_type == "code":
+            rows += [(index, "output", r) for out in cell.get("outputs", []) for r in _rows_of_output(out)]
+    found = []
+    for name, alternatives in patterns.items():
+        for pattern in alternatives:
+            for index, where, row in rows:
+                if all(any(_token(form).search(row) for form in forms) for forms in pattern):
+                    found.append(f"{name} in cell {index} ({where}): {' '.join(row.split())[:120]}")
+                    break
+    return list(dict.fromkeys(found))
