@@ -9,17 +9,25 @@
 - Figures are served by the site at the path they have in the repository, so the notebooks, which
   are opened alone, can show them by URL: :func:`install_figures`.
 
-    python -m tools.publish    # both sites, the notebooks, the pack -> _build/pages/ (what GitHub
-                               # Pages serves: the reader's site, the student site under student/)
+    python -m tools.publish              # both sites, the notebooks, the packs -> _build/pages/ (what
+                                         # GitHub Pages serves: the reader's site, the student site
+                                         # under student/) and _build/publish/ (the notebooks branch)
+    python -m tools.publish --linkcheck  # the weekly link check (needs the network): Sphinx's
+                                         # linkcheck on every language, and every notebook the
+                                         # launch buttons open, on the notebooks branch
 """
 
 from __future__ import annotations
 
+import argparse
 import shutil
+import subprocess
 import sys
+import urllib.request
 from pathlib import Path
+from urllib.parse import urlparse
 
-from .project import BUILD, KINDS, ROOT, notebooks_branch
+from .project import BUILD, KINDS, ROOT, languages, notebook_sources, notebooks_branch, repository_url
 
 PAGES = BUILD / "pages"
 
@@ -62,7 +70,50 @@ def pages(root: Path = BUILD, out: Path = PAGES) -> Path:
     return out
 
 
-def main() -> int:
+def published_notebook_urls(langs: list[str] | None = None) -> list[str]:
+    """Where GitHub serves each student notebook of the notebooks branch (what the buttons open)."""
+    repo = urlparse(repository_url()).path.strip("/")
+    return [
+        f"https://raw.githubusercontent.com/{repo}/{notebooks_branch()}/{path.relative_to(ROOT).with_suffix('.ipynb')}"
+        for lang in langs or languages()
+        for path in notebook_sources(lang)
+    ]
+
+
+def linkcheck(langs: list[str] | None = None, root: Path = BUILD / "linkcheck") -> int:
+    """Sphinx's linkcheck builder on every language's book, then a request for every published
+    notebook; returns the number of failures."""
+    from .build import stage
+
+    failures = 0
+    for lang in langs or languages():
+        source = stage(lang, student=False, out=root / "stage")
+        cmd = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()", "build", str(source),
+               "--path-output", str(root / "out" / lang), "--builder", "linkcheck"]  # fmt: skip
+        code = subprocess.run(cmd).returncode
+        print(f"linkcheck {lang}: {'ok' if code == 0 else 'BROKEN LINKS (see the output above)'}")
+        failures += code != 0
+    for url in published_notebook_urls(langs):
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=30) as response:
+                ok = response.status == 200
+        except OSError as exc:
+            ok, response = False, exc
+        if not ok:
+            failures += 1
+            print(f"missing published notebook: {url} ({response})")
+    return failures
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--linkcheck", action="store_true", help="check links (needs the network)")
+    args = parser.parse_args(argv)
+    if args.linkcheck:
+        return 1 if linkcheck() else 0
+
     from .build import build
     from .instructor import build_packs
 
@@ -72,7 +123,3 @@ def main() -> int:
     print(f"pages: {pages()}")
     build_packs()
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
