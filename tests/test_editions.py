@@ -354,3 +354,19 @@ class TestChapters:
         assert run.folder_files == [src.name], "the notebook was not alone in its folder"
         assert Path(run.package).is_relative_to(wheel_python.parent.parent), f"package from {run.package}"
         assert not run.student_checks, "a chapter with check cells: test it like a lab"
+
+
+def test_the_install_cell_installs_the_pinned_release():
+    """One release, set in _config.yml, is what Colab's install cell and Binder install."""
+    import tomllib
+
+    from tools.editions import binder_files
+    from tools.project import install_spec, release, release_tag, repository_url
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert release() == version, "course.release in _config.yml and the version in pyproject.toml differ"
+    assert install_spec() == f"beyond-accuracy @ git+{repository_url()}@{release_tag()}"
+    assert release_tag() == f"v{version}"
+    for lang in languages():
+        assert f'"{install_spec()}"' in first_cell(lang) and "@main" not in first_cell(lang)
+    assert install_spec() in binder_files()["requirements.txt"].splitlines()
