@@ -209,8 +209,9 @@ def test_student_notebook_has_no_solution(src, tmp_path):
         assert text.count(term("nb_your_turn", lang)[:20]) == len(solutions)
     solution_prose = [c.source for c in key.cells if c.cell_type == "markdown" and "{solution}" in c.source]
     key_edition = "\n".join(c.source for c in derive(key, page_of(src, key), KEY).cells)
-    assert bool(solution_prose) == (term("nb_solution", lang) in key_edition)
-    assert term("nb_solution", lang) + " —" not in text
+    heading = f"**{term('nb_solution', lang)} — {term('nb_exercise', lang)} "
+    assert key_edition.count(heading) == sum(s.count("{solution}") for s in solution_prose)
+    assert heading not in text, f"{rel(src)}: a solution block is in the student notebook"
     for cell in student.cells:
         if cell.cell_type == "code" and (is_check_cell(cell.source) or "hide-output-student" in tags(cell)):
             assert not cell.outputs, f"{rel(src)}: a check or hide-output-student cell kept its output"
