@@ -162,16 +162,16 @@ def run_as_student(student: Path, key: Path, python: Path, timeout: int = 900) -
 
 
 def find_python(version: str = COLAB_PYTHON) -> Path:
-    """The Python closest to Colab's: python<version> on PATH, or one that pyenv installed."""
-    found = shutil.which(f"python{version}")
-    if found:
-        return Path(found)
+    """The Python closest to Colab's: one that pyenv installed, or python<version> on PATH (a pyenv
+    shim on PATH only counts if it runs)."""
     root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
     candidates = sorted(
         root.glob(f"{version}.*/bin/python"), key=lambda p: [int(x) for x in p.parts[-3].split(".")]
     )
-    if candidates:
-        return candidates[-1]
+    found = shutil.which(f"python{version}")
+    for python in [*reversed(candidates), *([Path(found)] if found else [])]:
+        if subprocess.run([str(python), "-c", "pass"], capture_output=True).returncode == 0:
+            return python
     print(f"no Python {version} here: using {sys.version.split()[0]}", file=sys.stderr)
     return Path(sys.executable)
 
@@ -205,10 +205,11 @@ def install_command(first_cell: str) -> list[str]:
 def colab_environment(folder: Path, python: Path, wheel: Path) -> tuple[Path, dict]:
     """Colab's preinstalled packages, then the install cell with the wheel; returns (python, facts)."""
     venv = folder / "venv"
-    subprocess.run([str(python), "-m", "venv", str(venv)], check=True)
+    if not venv_python(venv).exists():
+        subprocess.run([str(python), "-m", "venv", str(venv)], check=True)
+        install(venv_python(venv), *COLAB, *COLAB_EXTRA)
     py = venv_python(venv)
     names = ("numpy", "pandas", "scikit-learn", "matplotlib", "ipywidgets")
-    install(py, *COLAB, *COLAB_EXTRA)
     before = pip_versions(py, names)
     cell = next(p for p in sources(["en"]) if p.parent.parent.name == "labs")
     command = install_command(nbformat.read(cell, as_version=4).cells[1].source)
@@ -238,6 +239,7 @@ def main(argv=None) -> int:
     parser.add_argument("--lang", action="append", help="only these languages (repeatable)")
     parser.add_argument("--chapters", action="store_true", help="run the chapters too")
     parser.add_argument("--python", type=Path, help="the Python to use (default: the closest to Colab's)")
+    parser.add_argument("--environment", type=Path, help="reuse this Colab-like virtual environment")
     args = parser.parse_args(argv)
     langs = args.lang or languages()
     out = BUILD / "colab"
@@ -245,6 +247,8 @@ def main(argv=None) -> int:
     out.mkdir(parents=True)
     python = args.python or find_python()
     wheel = build_wheel(out / "dist")
+    if args.environment:  # a Colab-like environment made earlier (its packages are checked below)
+        (out / "venv").symlink_to(args.environment.resolve())
     py, facts = colab_environment(out, python, wheel)
     print(f"Python {facts['python']} ({python}); Colab runs {COLAB_PYTHON}")
     print("preinstalled (Colab's):  " + ", ".join(f"{k} {v}" for k, v in facts["before"].items()))
