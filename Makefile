@@ -9,7 +9,8 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: setup book student test notebooks figures bench serve lock clean grade
+.PHONY: setup book student test notebooks figures bench serve lock clean grade \
+        editions instructor slides lab colab publish unit linkcheck wheel
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,41 @@ book: $(STAMP)             ## build the reader's site, every language
 
 student: $(STAMP)          ## student notebooks and student site, solutions removed
 	$(PY) -m tools.student
+
+editions: $(STAMP)         ## student notebooks + answer keys of every chapter and lab -> _build/publish/, _build/answer-keys/
+	$(PY) -m tools.editions
+
+instructor: $(STAMP)       ## instructor's pack per language -> _build/instructor/<lang>/ and a .zip each
+	$(PY) -m tools.instructor
+
+slides: $(STAMP)           ## reveal.js decks of every chapter -> _build/slides/<lang>/
+	$(PY) -m tools.slides
+
+# `make lab LANG=it` opens the student notebooks of a language in JupyterLab (workspace/<lang>/).
+# LANG is also the locale variable of the shell: anything but a course language means English.
+LAB_LANG := $(if $(filter $(LANG),en it es pt fi),$(LANG),en)
+LAB_STAMP := $(VENV)/.lab-installed
+$(LAB_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[lab]"
+	touch $@
+
+lab: $(LAB_STAMP)          ## JupyterLab on the student notebooks of a language: make lab LANG=it
+	env LANG=C.UTF-8 $(PY) -m tools.lab --lang $(LAB_LANG)
+
+colab: $(STAMP)            ## Colab-like run of every lab (needs the package index; ARGS=--chapters for chapters too)
+	$(PY) -m tools.colab $(ARGS)
+
+wheel: $(STAMP)            ## the package's wheel -> dist/
+	$(PY) -m tools.wheel
+
+publish: $(STAMP)          ## what the publish workflow uploads: both sites -> _build/pages/, notebooks -> _build/publish/, packs
+	$(PY) -m tools.publish
+
+unit: $(STAMP)             ## the fast tests: no notebook execution, no site build
+	$(PY) -m pytest -n $(JOBS) --dist loadscope -m "not slow" tests
+
+linkcheck: $(STAMP)        ## check the site's external links and the published notebooks (needs the network)
+	$(PY) -m tools.publish --linkcheck
 
 test: $(STAMP)             ## every test; notebooks re-executed by nbval
 	$(PY) -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env \

@@ -1,6 +1,6 @@
 """The whole site builds without a single Sphinx warning (-W -n --keep-going), in every language,
-with a working language switcher, localised search, launch buttons that open real notebooks,
-and a student edition without solutions."""
+with a working language switcher, localised search, launch and download buttons that open the
+published student notebooks, and a student edition without solutions."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import nbformat
 import pytest
 
 from beyond_accuracy import term
-from tools.project import ROOT, languages, repository_url
-from tools.student import write_student_labs
+from tools.project import ROOT, install_spec, languages, notebooks_branch, repository_url
+from tools.student import student_notebook
 
 
 def pages(site: Path, lang: str) -> list[Path]:
@@ -78,20 +78,49 @@ def test_glued_numbers_reach_the_page(site, lang):
                         )
 
 
-def test_launch_buttons_open_real_notebooks(site):
-    found = 0
+BUTTONS = {
+    "colab": re.compile(
+        r'https://colab\.research\.google\.com/github/([^/"]+/[^/"]+)/blob/([^/"]+)/([^"]+\.ipynb)'
+    ),
+    "binder": re.compile(
+        r'https://mybinder\.org/v2/gh/([^/"]+/[^/"]+)/([^/?"]+)\?urlpath=lab/tree/([^"]+\.ipynb)'
+    ),
+}
+
+
+@pytest.mark.parametrize("which", ["reader", "student"])
+def test_every_button_opens_the_student_notebook(which, site, student_site, tmp_path):
+    """On both sites, the Colab, Binder and download buttons of every chapter and lab in every
+    language lead to the published student notebook (what the notebooks branch holds), at the path
+    they name, and that file is what tools/editions.py derives from the chapter or lab."""
+    built = site if which == "reader" else student_site
+    publish = built.parent / "publish"
+    repo = urlparse(repository_url()).path.strip("/")
+    notebook_pages = 0
     for lang in languages():
-        for page in pages(site, lang):
-            for url in re.findall(
-                r'https://colab\.research\.google\.com/github/[^"]+', page.read_text(encoding="utf-8")
-            ):
-                found += 1
-                prefix = "/github/" + urlparse(repository_url()).path.strip("/") + "/blob/main/"
-                path = urlparse(url).path
-                assert path.startswith(prefix), f"Colab link {url} does not follow _config.yml"
-                target = ROOT / path[len(prefix) :]
-                assert target.suffix == ".ipynb" and target.exists(), f"Colab link to missing {target}"
-    assert found >= 2 * len(languages())
+        for kind in ("chapters", "labs"):
+            for src in sorted((ROOT / kind / lang).glob("*.ipynb")):
+                page = built / lang / kind / lang / f"{src.stem}.html"
+                html = page.read_text(encoding="utf-8")
+                notebook_pages += 1
+                path = f"{kind}/{lang}/{src.name}"
+                for name, pattern in BUTTONS.items():
+                    found = pattern.findall(html)
+                    assert found, f"{which} {path}: no {name} button"
+                    for owner_repo, branch, target in found:
+                        assert (owner_repo, branch, target) == (repo, notebooks_branch(), path), (
+                            f"{which} {path}: the {name} button opens {owner_repo}@{branch}:{target}"
+                        )
+                downloads = set(re.findall(r'href="((?:\.\./)*_sources/[^"]+\.ipynb)"', html))
+                assert downloads, f"{which} {path}: no download button"
+                published = publish / path
+                expected = student_notebook(src, tmp_path / path).read_bytes()
+                assert published.read_bytes() == expected, f"{path}: the published notebook is stale"
+                for href in downloads:
+                    assert resolve(page, href).read_bytes() == expected, f"{which} {path}: download {href}"
+    assert notebook_pages == len(list(ROOT.glob("*/*/*.ipynb"))) >= 10 * len(languages())
+    requirements = (publish / "requirements.txt").read_text(encoding="utf-8")
+    assert install_spec() in requirements.splitlines(), "Binder would not install the pinned release"
 
 
 def test_student_site_has_no_solutions(student_site, site):
@@ -102,11 +131,10 @@ def test_student_site_has_no_solutions(student_site, site):
             assert 'class="solution' not in page.read_text(encoding="utf-8"), f"{page} still shows a solution"
 
 
-def test_student_notebooks_keep_checks_and_drop_solutions(tmp_path):
-    written = write_student_labs(tmp_path)
-    assert written
-    for path in written:
-        original = nbformat.read(ROOT / "labs" / path.parent.name / path.name, as_version=4)
+def test_student_notebooks_keep_checks_and_drop_solutions(editions):
+    for original_path in sorted(ROOT.glob("labs/*/*.ipynb")):
+        path = editions / "publish" / "labs" / original_path.parent.name / original_path.name
+        original = nbformat.read(original_path, as_version=4)
         student = nbformat.read(path, as_version=4)
         solutions = [c.source for c in original.cells if "solution" in c.metadata.get("tags", [])]
         assert solutions, f"{path.name} has no solution cells to remove"

@@ -16,7 +16,7 @@ def normalise(spec: str) -> tuple[str, str]:
 def pip_dependencies() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     specs = list(project["dependencies"])
-    for extra in ("book", "test"):
+    for extra in ("book", "lab", "test"):
         specs += project["optional-dependencies"][extra]
     return dict(normalise(s) for s in specs)
 

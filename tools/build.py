@@ -1,10 +1,16 @@
 """Build the whole site: one Jupyter Book per language plus a landing page to choose one.
 
 For every language the build stages a book in _build/stage/<lang>/ that mirrors the repository's
-paths (so launch buttons open the real chapters/<lang>/*.ipynb): the rendered, verified .ipynb of
-each chapter and lab, the plain .md pages, figures, the bibliography and a generated glossary,
-with a _config.yml and _toc.yml derived from the ones at the top of the repository. Then it runs
-`jupyter-book build -W -n --keep-going` on each (two at a time) and assembles _build/site/.
+paths: the rendered, verified .ipynb of each chapter and lab, the plain .md pages, figures, the
+bibliography and a generated glossary, with a _config.yml and _toc.yml derived from the ones at
+the top of the repository. Then it runs `jupyter-book build -W -n --keep-going` on each (two at a
+time) and assembles _build/site/.
+
+Every launch and download button opens the student notebook (tools/publish.py): the build first
+writes the student notebooks and answer keys of the languages it builds (tools/editions.py) into
+_build/publish/ and _build/answer-keys/, points the launch buttons at the notebooks branch that the
+publish workflow fills from _build/publish/, and puts the same files behind the download button.
+Each chapter page links to its slides (tools/slides.py), served at <lang>/slides/.
 
     python -m tools.build             # the reader's site        -> _build/site/
     python -m tools.build --student   # without solutions        -> _build/student-site/
@@ -25,9 +31,11 @@ import yaml
 
 from beyond_accuracy.language import term
 
+from .editions import student_markdown, student_site_notebook, write_editions
 from .glossary import glossary_markdown
 from .project import BUILD, KINDS, ROOT, config, languages, reference_language, toc
-from .student import student_markdown, student_notebook
+from .publish import install_downloads, install_figures, launch_settings
+from .slides import slides_link, write_decks
 
 
 def localise_path(path: str, lang: str) -> str:
@@ -94,21 +102,44 @@ def stage(lang: str, student: bool, out: Path) -> Path:
                 shutil.copytree(path, target / path.name)
             elif path.suffix == ".ipynb":
                 if student:
-                    student_notebook(path, target / path.name)
+                    student_site_notebook(path, target / path.name)
                 else:
                     shutil.copy2(path, target / path.name)
+                if kind == "chapters":
+                    link_slides(target / path.name, lang)
             elif path.suffix == ".md" and not path.with_suffix(".ipynb").exists():
                 text = path.read_text(encoding="utf-8")
                 (target / path.name).write_text(student_markdown(text) if student else text, encoding="utf-8")
     glossary = dest / "chapters" / lang / "glossary.md"
     glossary.write_text(glossary_markdown(lang), encoding="utf-8")
     (dest / "_config.yml").write_text(
-        yaml.safe_dump(derived_config(lang), allow_unicode=True, sort_keys=False), encoding="utf-8"
+        yaml.safe_dump(launch_settings(derived_config(lang)), allow_unicode=True, sort_keys=False),
+        encoding="utf-8",
     )
     (dest / "_toc.yml").write_text(
         yaml.safe_dump(derived_toc(lang), allow_unicode=True, sort_keys=False), encoding="utf-8"
     )
     return dest
+
+
+def link_slides(notebook: Path, lang: str) -> None:
+    """Add the link to the chapter's slides under the title of a staged chapter notebook."""
+    import nbformat
+
+    nb = nbformat.read(notebook, as_version=4)
+    first = nb.cells[0]
+    if first.cell_type != "markdown" or not first.source.startswith("# "):
+        raise ValueError(f"{notebook.name}: a chapter starts with a Markdown cell holding its title")
+    first.source = first.source.rstrip() + "\n\n" + slides_link(lang, notebook.stem)
+    nbformat.write(nb, notebook)
+
+
+def finish_language_site(lang_site: Path, lang: str, publish: Path) -> None:
+    """What the buttons and links of a built language site need beside Sphinx's output: the student
+    notebooks behind the download buttons, the figures at their repository paths, the slides."""
+    install_downloads(lang_site, lang, publish)
+    install_figures(lang_site, lang)
+    write_decks(lang, lang_site / "slides")
 
 
 def build_one(source: Path, output: Path, log: Path) -> tuple[int, float]:
@@ -164,6 +195,8 @@ def build(student: bool = False, langs: list[str] | None = None, jobs: int = 2, 
     lang_root = root / "books" / name
     site = root / ("student-site" if student else "site")
     langs = langs or languages()
+    publish = root / "publish"
+    write_editions(langs, publish=publish, keys=root / "answer-keys")
     sources = {lang: stage(lang, student, stage_root) for lang in langs}
     lang_root.mkdir(parents=True, exist_ok=True)
     failures = 0
@@ -187,6 +220,7 @@ def build(student: bool = False, langs: list[str] | None = None, jobs: int = 2, 
     for lang in langs:
         shutil.rmtree(site / lang, ignore_errors=True)
         shutil.copytree(lang_root / lang / "_build" / "html", site / lang)
+        finish_language_site(site / lang, lang, publish)
     (site / "index.html").write_text(landing_page(student), encoding="utf-8")
     print(f"site: {site / 'index.html'}")
     return 0

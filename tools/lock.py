@@ -13,12 +13,16 @@ HEADER = (
 
 def main() -> int:
     frozen = subprocess.run(
-        [sys.executable, "-m", "pip", "freeze", "--exclude-editable"],
+        [sys.executable, "-m", "pip", "freeze", "--all", "--exclude-editable"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    lines = [line for line in frozen.splitlines() if line and not line.startswith("beyond-accuracy")]
+    lines = [
+        line
+        for line in frozen.splitlines()
+        if line and not line.startswith(("beyond-accuracy", "pip=="))  # pip itself is not pinned
+    ]
     (ROOT / "constraints.txt").write_text(HEADER + "\n".join(lines) + "\n", encoding="utf-8")
     print(f"constraints.txt: {len(lines)} pins")
     return 0

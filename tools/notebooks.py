@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -37,18 +38,33 @@ def language_of(path: Path) -> str:
     return path.parent.name
 
 
+_FIRST_CELL = re.compile(r"(```\{code-cell\} ipython3\n(?::[^\n]*\n)*\n?)(.*?)(\n```\n)", re.S)
+
+
 def sync_first_cell(path: Path) -> bool:
-    """Rewrite the first code cell of the .md from _config.yml if it differs; True if rewritten."""
-    nb = jupytext.read(path)
-    code = [c for c in nb.cells if c.cell_type == "code"]
-    wanted = first_cell(language_of(path))
-    if not code:
+    """Make the first code cell of the .md (and of its paired .ipynb, whose first cell prints
+    nothing) the language cell derived from _config.yml; True if anything was rewritten.
+
+    The .md is edited as text, so the rest of the file keeps its exact formatting."""
+    text = path.read_text(encoding="utf-8")
+    match = _FIRST_CELL.search(text)
+    if match is None:
         raise ValueError(f"{path}: a notebook needs the language cell as its first code cell")
-    if code[0].source == wanted:
-        return False
-    code[0].source = wanted
-    jupytext.write(nb, path, fmt="md:myst")
-    return True
+    wanted = first_cell(language_of(path))
+    changed = False
+    if match.group(2) != wanted:
+        text = text[: match.start(2)] + wanted + text[match.end(2) :]
+        path.write_text(text, encoding="utf-8")
+        changed = True
+    paired = path.with_suffix(".ipynb")
+    if paired.exists():
+        nb = nbformat.read(paired, as_version=4)
+        code = next(c for c in nb.cells if c.cell_type == "code")
+        if code.source != wanted:
+            code.source = wanted
+            nbformat.write(nb, paired)
+            changed = True
+    return changed
 
 
 def merge_streams(outputs: list) -> list:

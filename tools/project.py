@@ -31,10 +31,31 @@ def repository_url() -> str:
     return config()["repository"]["url"].rstrip("/")
 
 
+def release() -> str:
+    """The version of the package that students install (``course.release`` in _config.yml)."""
+    return str(config()["course"]["release"])
+
+
+def release_tag() -> str:
+    """The git tag of the release: ``v<release>``."""
+    return f"v{release()}"
+
+
 def install_spec() -> str:
-    """The pip requirement the Colab cell installs: this repository at the configured branch."""
-    repo = config()["repository"]
-    return f"beyond-accuracy @ git+{repo['url'].rstrip('/')}@{repo['branch']}"
+    """The pip requirement the Colab cell (and Binder) installs: this repository at the release tag,
+    never a moving branch, so the code a student runs is the code the stored outputs came from."""
+    return f"beyond-accuracy @ git+{repository_url()}@{release_tag()}"
+
+
+def site_url(student: bool = False) -> str:
+    """The published reader's site (``course.site_url``), or the student site under it."""
+    url = str(config()["course"]["site_url"]).rstrip("/")
+    return f"{url}/student" if student else url
+
+
+def notebooks_branch() -> str:
+    """The branch that holds the published student notebooks, which every launch button opens."""
+    return str(config()["course"]["notebooks_branch"])
 
 
 def notebook_sources(lang: str | None = None) -> list[Path]:

@@ -1,0 +1,373 @@
+"""The notebooks people open (tools/editions.py): every chapter and lab, every language, as a
+Colab-ready answer key and as a student notebook.
+
+- The conversion of MyST to plain Jupyter Markdown, construct by construct, and on every derived
+  notebook: no raw MyST is left, the language cell comes first, the bookkeeping cells are gone.
+- The student edition keeps no solution: no solution code, no {solution} block, no stored output
+  of a check cell or of a cell tagged hide-output-student, a localised comment where to type.
+- Run as a student would: each student lab notebook, copied alone into an empty folder outside
+  the repository, runs top to bottom with the package installed from its wheel (never the
+  checkout), every check says "not attempted"; with the answer key's answers filled in, every check
+  says "correct"; no stored output and no prose of the student notebook shows a checked answer.
+  Chapters have no checks: each chapter runs alone from the wheel once, in one language per chapter
+  (their code is the same in every language: test_notebooks.py), and every chapter in every
+  language runs in the Colab-like benchmark (`make colab ARGS=--chapters`).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from beyond_accuracy import term
+from tools.colab import run_as_student, solutions_and_checks
+from tools.editions import (
+    KEY,
+    STUDENT,
+    Converter,
+    Page,
+    answer_key,
+    answer_leaks,
+    derive,
+    is_check_cell,
+    page_of,
+    parse_blocks,
+    placeholder,
+    publish_path,
+    raw_myst,
+    sources,
+    student_notebook,
+    tags,
+)
+from tools.project import ROOT, first_cell, languages, site_url
+
+SOURCES = sources()
+LABS = [p for p in SOURCES if p.parent.parent.name == "labs"]
+CHAPTERS = [p for p in SOURCES if p.parent.parent.name == "chapters"]
+
+
+def rel(path: Path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+def convert(text: str, edition: str = KEY, lang: str = "en", glue=None) -> str:
+    return Converter(Page("chapters", lang, "01-confusion-matrix"), edition, glue or {}).convert(text)
+
+
+# ---------------------------------------------------------------------------------------------
+# MyST -> plain Markdown, construct by construct
+
+
+def test_glue_roles_become_the_glued_text():
+    out = convert(
+        "F1 is {glue:text}`f1` and {glue}`n`, not `{glue:text}` in code.", glue={"f1": "0,737", "n": "20"}
+    )
+    assert out == "F1 is 0,737 and 20, not `{glue:text}` in code."
+    with pytest.raises(ValueError, match="missing"):
+        convert("{glue:text}`missing`")
+
+
+def test_admonitions_become_quoted_blocks_with_their_title():
+    out = convert(":::{admonition} Predict\n:class: tip\nHow many $m$\nare there?\n:::\n\nAfter.")
+    assert out.startswith("> **🤔 Predict**\n>\n> How many $m$\n> are there?")
+    assert out.endswith("After.") and ":class:" not in out
+    assert convert(":::{warning}\nCareful.\n:::", lang="it").startswith("> **⚠️ Attenzione**")
+
+
+def test_display_math_in_a_quoted_block_is_kept_on_one_line():
+    out = convert(":::{admonition} Remember\n:class: important\n$$\na = b\n+ c\n$$\n:::")
+    assert "> $$ a = b + c $$" in out
+
+
+def test_exercises_are_numbered_and_solutions_go_to_the_answer_key_only():
+    text = (
+        "````{exercise} Counting\n:label: ex-a\n\nCount the cells.\n````\n\n"
+        "````{solution} ex-a\n:class: dropdown\n\nThere are **four**.\n\n```python\nsecret = 4\n```\n````\n"
+    )
+    key = convert(text)
+    assert "> **✏️ Exercise 1 (Counting)**" in key and "> **Solution — Exercise 1 (Counting)**" in key
+    assert "> ```python\n> secret = 4\n> ```" in key
+    student = convert(text, STUDENT, lang="fi")
+    assert "**✏️ Tehtävä 1 (Counting)**" in student
+    assert "four" not in student and "secret" not in student and "Ratkaisu" not in student
+
+
+def test_figures_point_at_the_published_site():
+    out = convert(
+        "```{figure} figures/twenty-scores.svg\n:alt: Twenty [patients]\n:name: fig-x\n:width: 100%\n\nThe caption.\n```"
+    )
+    url = f"{site_url()}/en/chapters/en/figures/twenty-scores.svg"
+    assert out == f"![Twenty (patients)]({url})\n\n*The caption.*"
+    assert f"{site_url(student=True)}/en/chapters/en/figures/" in convert(
+        "```{figure} figures/twenty-scores.svg\n```", STUDENT
+    )
+    with pytest.raises(ValueError, match="does not exist"):
+        convert("```{figure} figures/no-such-figure.svg\n```")
+
+
+def test_cross_references_link_to_the_site_pages():
+    out = convert("See the {doc}`lab <../../labs/it/01-screening-lab>` and {doc}`glossary`.", lang="it")
+    assert f"[lab]({site_url()}/it/labs/it/01-screening-lab.html)" in out
+    assert f"({site_url()}/it/chapters/it/glossary.html)" in out and "[Glossario" in out
+    student = convert("{doc}`../../labs/en/01-screening-lab`", STUDENT)
+    assert (
+        student.startswith("[Lab 1 — ")
+        and f"{site_url(student=True)}/en/labs/en/01-screening-lab.html" in student
+    )
+
+
+def test_citations_give_author_year_and_a_reference_line():
+    out = convert("As {cite:t}`fawcett2006` and others {cite:p}`chicco2020,fawcett2006` show.", lang="it")
+    references = f"{site_url()}/it/chapters/it/references.html"
+    assert f"[Fawcett [2006]]({references})" in out
+    assert f"[[Chicco e Jurman, 2020]({references}); [Fawcett, 2006]({references})]" in out
+    assert out.count("An introduction to ROC analysis") == 1 and "Pattern Recognition Letters" in out
+    with pytest.raises(ValueError, match="unknown reference"):
+        convert("{cite:p}`nobody1900`")
+
+
+def test_comments_and_targets_disappear():
+    assert convert("(sec-a)=\n## Title\n\n% slide\n$$\nx\n$$") == "## Title\n\n$$\nx\n$$"
+
+
+def test_unknown_constructs_are_refused_rather_than_left_raw():
+    with pytest.raises(ValueError, match="role"):
+        convert("{term}`recall`")
+    with pytest.raises(ValueError, match="directive"):
+        convert(":::{margin}\nside\n:::")
+    with pytest.raises(ValueError, match="not closed"):
+        parse_blocks(":::{admonition} Open\nno end")
+
+
+def test_raw_myst_finder_finds_each_construct():
+    for text in ("{glue:text}`x`", ":::{note}", "```{figure} a.svg", "(label)=", "% comment", ":class: tip"):
+        assert raw_myst(text), text
+    assert (
+        raw_myst("Plain **text**, `code`, $x$, a [link](https://x.org)\n\n```python\n% not myst\n```") == []
+    )
+
+
+def test_solution_cells_become_localised_placeholders():
+    source = "pred = scores >= 0.4\nanswer_counts = (1, 2, 3, 4)\nanswer_f1: float = 0.5\n"
+    out = placeholder(source, "pt")
+    assert out.endswith("answer_counts = ...\nanswer_f1 = ...") and "0.4" not in out
+    assert "Sua vez" in out and "0,09" in out  # where to type; Portuguese writes decimals with a comma
+    assert all(line.startswith("#") and len(line) <= 100 for line in out.splitlines()[:-2])
+    english = placeholder(source, "en")
+    assert "0,09" not in english and english.splitlines()[0].startswith("# Your turn")
+    with pytest.raises(ValueError, match="answer_"):
+        placeholder("x = 1")
+
+
+def test_check_cells_are_found_by_their_call():
+    assert is_check_cell("check.counts(answer_counts)")
+    assert is_check_cell("result = check.best(answer, seed=SEED)")
+    assert not is_check_cell("from beyond_accuracy.checks.lab1 import check")
+
+
+# ---------------------------------------------------------------------------------------------
+# Every derived notebook
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=rel)
+def test_derived_notebooks_are_plain_jupyter(src):
+    nb = nbformat.read(src, as_version=4)
+    page = page_of(src, nb)
+    for edition in (KEY, STUDENT):
+        derived = derive(nb, page, edition)
+        code = [c for c in derived.cells if c.cell_type == "code"]
+        assert code[0].source == first_cell(page.lang), (
+            f"{rel(src)} ({edition}): the language cell is not first"
+        )
+        for i, cell in enumerate(derived.cells):
+            where = f"{rel(src)} ({edition}) cell {i}"
+            assert "remove-cell" not in tags(cell), f"{where}: a remove-cell cell was kept"
+            if cell.cell_type == "markdown":
+                assert not raw_myst(cell.source), f"{where}: raw MyST {raw_myst(cell.source)}"
+            else:
+                mimes = {m for out in cell.outputs for m in out.get("data", {})}
+                assert not any(m.startswith("application/papermill") for m in mimes), f"{where}: glue output"
+        nbformat.validate(derived)
+
+
+@pytest.mark.parametrize("src", SOURCES, ids=rel)
+def test_student_notebook_has_no_solution(src, tmp_path):
+    key = nbformat.read(src, as_version=4)
+    student = nbformat.read(student_notebook(src, tmp_path / src.name), as_version=4)
+    lang = page_of(src, key).lang
+    text = "\n".join(c.source for c in student.cells)
+    solutions = [c.source for c in key.cells if "solution" in tags(c)]
+    for source in solutions:
+        assert source not in text, f"{rel(src)}: solution code is in the student notebook"
+    if src.parent.parent.name == "labs":
+        assert solutions, f"{rel(src)}: a lab without solution cells: nothing was tested"
+        assert text.count("= ...") >= len(solutions)
+        assert text.count(term("nb_your_turn", lang)[:20]) == len(solutions)
+    solution_prose = [c.source for c in key.cells if c.cell_type == "markdown" and "{solution}" in c.source]
+    key_edition = "\n".join(c.source for c in derive(key, page_of(src, key), KEY).cells)
+    heading = f"**{term('nb_solution', lang)} — {term('nb_exercise', lang)} "
+    assert key_edition.count(heading) == sum(s.count("{solution}") for s in solution_prose)
+    assert heading not in text, f"{rel(src)}: a solution block is in the student notebook"
+    for cell in student.cells:
+        if cell.cell_type == "code" and (is_check_cell(cell.source) or "hide-output-student" in tags(cell)):
+            assert not cell.outputs, f"{rel(src)}: a check or hide-output-student cell kept its output"
+        assert "solution" not in tags(cell)
+
+
+def test_the_student_notebook_of_a_copy_outside_the_repository(tmp_path):
+    """The grading tools call student_notebook on notebooks anywhere: the language comes from the
+    notebook's own language cell."""
+    src = ROOT / "labs" / "es" / "01-screening-lab.ipynb"
+    outside = tmp_path / "submitted" / "01-screening-lab.ipynb"
+    outside.parent.mkdir()
+    outside.write_bytes(src.read_bytes())
+    assert (
+        student_notebook(outside, tmp_path / "a.ipynb").read_bytes()
+        == student_notebook(src, tmp_path / "b.ipynb").read_bytes()
+    )
+    assert answer_key(outside, tmp_path / "k.ipynb").exists()
+
+
+URL = re.compile(r"\]\((https?://[^)\s]+)\)")
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_figures_and_links_of_the_notebooks_exist_on_the_sites(lang, site, student_site, editions):
+    """Every figure and page a derived notebook links to is a file of the built site it names."""
+    checked = 0
+    for root, edition in ((editions / "publish", STUDENT), (editions / "answer-keys", KEY)):
+        built = student_site if edition == STUDENT else site
+        base = site_url(student=edition == STUDENT) + "/"
+        for path in sorted(root.glob(f"*/{lang}/*.ipynb")):
+            nb = nbformat.read(path, as_version=4)
+            for cell in nb.cells:
+                if cell.cell_type != "markdown":
+                    continue
+                for url in URL.findall(cell.source):
+                    if not url.startswith(site_url()):
+                        continue
+                    assert url.startswith(base), f"{path.name} ({edition}) links to the other site: {url}"
+                    target = built / url[len(base) :].split("#")[0]
+                    assert target.exists(), f"{path.name} ({edition}): {url} is not on the built site"
+                    checked += 1
+    assert checked > 100, "hardly any link was checked"
+
+
+# ---------------------------------------------------------------------------------------------
+# Run as a student would
+
+
+@cache
+def student_run(src: Path, publish: Path, python: Path):
+    return run_as_student(publish_path(page_of(src), publish), src, python)
+
+
+def assert_runs_alone_from_the_wheel(src: Path, editions: Path, wheel_python: Path):
+    run = student_run(src, editions / "publish", wheel_python)
+    lang = page_of(src).lang
+    assert run.folder_files == [src.name], "the notebook was not alone in its folder"
+    venv = wheel_python.parent.parent
+    assert Path(run.package).is_relative_to(venv), f"the package came from {run.package}, not the wheel"
+    assert not any(Path(p).resolve().is_relative_to(ROOT / "src") for p in run.sys_path if p)
+    expected = len(solutions_and_checks(nbformat.read(src, as_version=4)))
+    assert len(run.student_checks) == len(
+        [c for c in nbformat.read(src, as_version=4).cells if is_check_cell(c.source)]
+    )
+    assert len(run.filled_checks) == expected
+    not_attempted, correct = term("check_not_attempted", lang), term("check_correct", lang)
+    for i, out in enumerate(run.student_checks):
+        assert out.strip() == f"✏️ {not_attempted}", (
+            f"{rel(src)}: check {i} of the student run printed {out!r}"
+        )
+    for i, out in enumerate(run.filled_checks):
+        lines = out.strip().splitlines()
+        assert lines and all(line == f"✅ {correct}" for line in lines), (
+            f"{rel(src)}: check {i} with the answer key's answer printed {out!r}"
+        )
+    return run
+
+
+def assert_gives_no_answer_away(src: Path, editions: Path, wheel_python: Path):
+    run = student_run(src, editions / "publish", wheel_python)
+    assert run.answers, f"{rel(src)}: no checked answer was collected"
+    student = nbformat.read(publish_path(page_of(src), editions / "publish"), as_version=4)
+    leaks = answer_leaks(student, run.answers, page_of(src).lang)
+    assert not leaks, f"{rel(src)}: the student notebook shows checked answers:\n" + "\n".join(leaks)
+
+
+def lab_params(number: int) -> list[Path]:
+    return [p for p in LABS if p.stem.startswith(f"{number:02d}-")]
+
+
+def pytest_generate_tests(metafunc):
+    if "lab" in metafunc.fixturenames:
+        metafunc.parametrize("lab", lab_params(metafunc.cls.number), ids=rel)
+
+
+class LabTests:
+    """One class per lab, so that pytest-xdist (--dist loadscope) spreads the labs over workers;
+    both tests of a notebook share one run (student_run is cached)."""
+
+    number = 0
+
+    def test_runs_alone_from_the_wheel(self, lab, editions, wheel_python):
+        assert_runs_alone_from_the_wheel(lab, editions, wheel_python)
+
+    def test_gives_no_answer_away(self, lab, editions, wheel_python):
+        assert_gives_no_answer_away(lab, editions, wheel_python)
+
+
+class TestLab1(LabTests):
+    number = 1
+
+
+class TestLab2(LabTests):
+    number = 2
+
+
+class TestLab3(LabTests):
+    number = 3
+
+
+class TestLab4(LabTests):
+    number = 4
+
+
+class TestLab5(LabTests):
+    number = 5
+
+
+def rotated_chapters() -> list[Path]:
+    """Chapter k in the k-th language: every chapter once and every language once."""
+    langs = languages()
+    stems = sorted({p.stem for p in CHAPTERS})
+    return [ROOT / "chapters" / langs[i % len(langs)] / f"{stem}.ipynb" for i, stem in enumerate(stems)]
+
+
+class TestChapters:
+    @pytest.mark.parametrize("src", rotated_chapters(), ids=rel)
+    def test_runs_alone_from_the_wheel(self, src, editions, wheel_python):
+        run = student_run(src, editions / "publish", wheel_python)
+        assert run.folder_files == [src.name], "the notebook was not alone in its folder"
+        assert Path(run.package).is_relative_to(wheel_python.parent.parent), f"package from {run.package}"
+        assert not run.student_checks, "a chapter with check cells: test it like a lab"
+
+
+def test_the_install_cell_installs_the_pinned_release():
+    """One release, set in _config.yml, is what Colab's install cell and Binder install."""
+    import tomllib
+
+    from tools.editions import binder_files
+    from tools.project import install_spec, release, release_tag, repository_url
+
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert release() == version, "course.release in _config.yml and the version in pyproject.toml differ"
+    assert install_spec() == f"beyond-accuracy @ git+{repository_url()}@{release_tag()}"
+    assert release_tag() == f"v{version}"
+    for lang in languages():
+        assert f'"{install_spec()}"' in first_cell(lang) and "@main" not in first_cell(lang)
+    assert install_spec() in binder_files()["requirements.txt"].splitlines()

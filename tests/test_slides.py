@@ -1,0 +1,68 @@
+"""Slides for class (tools/slides.py): a reveal.js deck per chapter and language, derived from the
+chapter's source, the same slides in every language, no raw MyST, reveal.js served with the site
+(no CDN), linked from each chapter page in the page's language."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+
+import pytest
+
+from beyond_accuracy import term
+from tools.editions import raw_myst
+from tools.project import ROOT, languages
+from tools.slides import MARKER, REVEAL_FILES, chapters, deck_html, slides_of
+
+STEMS = sorted(p.stem for p in chapters("en"))
+
+
+def deck_text(deck: str) -> str:
+    body = re.sub(r"<math.*?</math>", " ", deck, flags=re.S)
+    body = re.sub(r"<(script|style).*?</\1>", " ", body, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "\n", body))
+
+
+@pytest.mark.parametrize("stem", STEMS)
+def test_every_language_has_the_same_slides(stem):
+    kinds = {
+        lang: [s.kind for s in slides_of(ROOT / "chapters" / lang / f"{stem}.ipynb")] for lang in languages()
+    }
+    reference = kinds["en"]
+    assert Counter(reference)["section"] >= 5 and Counter(reference)["predict"] >= 1 and "figure" in reference
+    assert reference[0] == "title" and "marked" in reference, "no key formula marked for slides"
+    for lang, found in kinds.items():
+        assert len(found) == len(reference), f"{lang}: {len(found)} slides, en has {len(reference)}"
+        assert found == reference, f"{lang}: the slides differ in structure from en"
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_the_slide_markers_are_the_same_in_every_language(lang):
+    for stem in STEMS:
+        text = (ROOT / "chapters" / lang / f"{stem}.md").read_text(encoding="utf-8")
+        english = (ROOT / "chapters" / "en" / f"{stem}.md").read_text(encoding="utf-8")
+        assert text.count(f"\n{MARKER}\n") == english.count(f"\n{MARKER}\n") > 0
+        marked = [s for s in slides_of(ROOT / "chapters" / lang / f"{stem}.ipynb") if s.kind == "marked"]
+        assert len(marked) == text.count(f"\n{MARKER}\n"), f"{lang}/{stem}: a marker is followed by nothing"
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_decks_are_on_the_site_linked_from_their_chapter_and_need_no_cdn(site, lang):
+    slides = site / lang / "slides"
+    for rel in REVEAL_FILES:
+        assert (slides / "revealjs" / rel).exists(), f"reveal.js file {rel} is not served with the site"
+    for src in chapters(lang):
+        deck = (slides / f"{src.stem}.html").read_text(encoding="utf-8")
+        assert deck == deck_html(src), f"{lang}/slides/{src.stem}.html is not what tools/slides.py derives"
+        assert not raw_myst(deck_text(deck)), f"{lang}/{src.stem}: raw MyST {raw_myst(deck_text(deck))}"
+        assert "$$" not in deck_text(deck) and not re.search(r"\$[^$\s][^$]*\$", deck_text(deck))
+        assert deck.count("<section") == len(slides_of(src))
+        for ref in re.findall(r'(?:src|href)="([^"]+)"', deck):
+            assert not ref.startswith(("http:", "https:", "//")), f"{lang}/{src.stem} loads {ref}"
+            if not ref.startswith("data:"):
+                assert (slides / ref).exists(), f"{lang}/{src.stem}: {ref} does not exist"
+        page = (site / lang / "chapters" / lang / f"{src.stem}.html").read_text(encoding="utf-8")
+        link = re.search(rf'<a href="\.\./\.\./slides/{src.stem}\.html" lang="{lang}">([^<]+)</a>', page)
+        assert link and term("slides_link", lang) in link.group(1), f"{lang}/{src.stem}: no slides link"
+        assert MARKER not in page, "the book renders a slide marker"

@@ -1,0 +1,113 @@
+"""The GitHub Actions workflows (.github/workflows/) run the README's commands and publish what
+the build writes where the launch buttons look for it. They cannot run here; this reads them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import yaml
+
+from tools.editions import PUBLISH
+from tools.project import BUILD, ROOT, notebooks_branch
+from tools.publish import PAGES
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+
+
+def load(name: str) -> dict:
+    return yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+
+
+def triggers(workflow: dict) -> dict:
+    return workflow.get("on", workflow.get(True))  # YAML 1.1 reads the key `on` as True
+
+
+def runs(job: dict) -> list[str]:
+    return [step["run"] for step in job["steps"] if "run" in step]
+
+
+def uses(job: dict, action: str) -> dict:
+    found = [step for step in job["steps"] if step.get("uses", "").startswith(action + "@")]
+    assert found, f"the job does not use {action}"
+    return found[0]
+
+
+def make_targets() -> set[str]:
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    return set(re.findall(r"^([a-z][\w-]*):", text, re.M))
+
+
+def readme_commands() -> list[str]:
+    """The commands of the README's "The two commands" section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## The two commands", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    return [line.split("#")[0].strip() for line in block.splitlines() if line.strip().startswith("make ")]
+
+
+def test_the_readme_names_two_commands():
+    assert readme_commands() == ["make book", "make test"]
+
+
+def test_ci_calls_the_readme_test_command():
+    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_the_site_workflow_runs_the_readme_commands():
+    jobs = load("site.yml")["jobs"]
+    test_job = runs(jobs["test"])
+    for command in readme_commands():
+        assert command in test_job, f"the build job does not run the README's `{command}`"
+    assert "make unit" in runs(jobs["unit"]), "no fast unit-test job"
+    assert jobs["test"]["needs"] == "unit"
+
+
+def test_every_make_call_of_a_workflow_is_a_makefile_target():
+    targets = make_targets()
+    for path in sorted(WORKFLOWS.glob("*.yml")):
+        for job in load(path.name)["jobs"].values():
+            for command in runs(job):
+                for target in re.findall(r"\bmake ([a-z][\w-]*)", command):
+                    assert target in targets, f"{path.name} calls `make {target}`, which the Makefile lacks"
+
+
+def test_the_site_workflow_runs_on_pushes_pull_requests_and_release_tags():
+    on = triggers(load("site.yml"))
+    assert "pull_request" in on and on["push"]["branches"] == ["main"] and on["push"]["tags"] == ["v*"]
+    publish = load("site.yml")["jobs"]["publish"]
+    assert publish["if"] == "startsWith(github.ref, 'refs/tags/v')" and publish["needs"] == "test"
+
+
+def test_publish_puts_the_student_notebooks_where_the_buttons_point():
+    job = load("site.yml")["jobs"]["publish"]
+    commands = runs(job)
+    assert "make publish" in commands and "make wheel" in commands
+    assert any("release_tag" in c and "GITHUB_REF_NAME" in c for c in commands), "the tag is not checked"
+    branch = uses(job, "peaceiris/actions-gh-pages")["with"]
+    assert branch["publish_branch"] == notebooks_branch()
+    assert branch["publish_dir"] == str(PUBLISH.relative_to(ROOT))
+    assert uses(job, "actions/upload-pages-artifact")["with"]["path"] == str(PAGES.relative_to(ROOT))
+    assert PAGES.parent == BUILD
+    assert job["permissions"] == {"contents": "write", "pages": "write", "id-token": "write"}
+
+
+def test_the_link_check_runs_weekly():
+    workflow = load("links.yml")
+    (schedule,) = triggers(workflow)["schedule"]
+    fields = schedule["cron"].split()
+    assert len(fields) == 5 and fields[2] == "*" and fields[3] == "*" and fields[4] not in ("*",), (
+        "the link check should run once a week"
+    )
+    assert any("make linkcheck" in c for job in workflow["jobs"].values() for c in runs(job))
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in WORKFLOWS.glob("*.yml")))
+def test_actions_are_pinned_to_a_major_version(name):
+    for job in load(name)["jobs"].values():
+        for step in job["steps"]:
+            if "uses" in step:
+                assert re.fullmatch(r"[\w.-]+/[\w.-]+@v\d+", step["uses"]), step["uses"]
+        for step in job["steps"]:
+            if step.get("uses", "").startswith("actions/setup-python@"):
+                assert step["with"]["cache-dependency-path"] == "constraints.txt"
