@@ -214,12 +214,14 @@ def test_lab2_exercises():
 
 
 def test_lab3_exercises():
-    rain = pd.DataFrame({"forecast": [0.1, 0.4, 0.7], "days": [50, 250, 100], "rainy": [10, 95, 85]})
-    # gaps 0.1, 0.02, 0.15 weighted by 50, 250, 100 of 400 days: (5 + 5 + 15) / 400
-    assert grade(lab3, "rain_ece", 25 / 400, rain)["status"] == CORRECT
-    assert grade(lab3, "rain_ece", 0.06, rain)["status"] == CORRECT
-    assert grade(lab3, "rain_ece", 0.09, rain)["mistake"] == "unweighted"
-    assert grade(lab3, "rain_ece", 6.25, rain)["reason"] == "percentage"
+    rain = pd.DataFrame({"forecast": [0.1, 0.4, 0.7], "days": [50, 250, 100], "rainy": [10, 95, 88]})
+    # gaps 0.1, 0.02, 0.18 weighted by 50, 250, 100 of 400 days: (5 + 5 + 18) / 400 = 0.07;
+    # unweighted, (0.1 + 0.02 + 0.18) / 3 = 0.1
+    assert grade(lab3, "rain_ece", 28 / 400, rain)["status"] == CORRECT
+    assert grade(lab3, "rain_ece", 0.074, rain)["status"] == CORRECT
+    assert grade(lab3, "rain_ece", 0.10, rain)["mistake"] == "unweighted"
+    assert grade(lab3, "rain_ece", 0.08, rain)["status"] != CORRECT
+    assert grade(lab3, "rain_ece", 7, rain)["reason"] == "percentage"
     before = np.array([0.1, 0.25, 0.6, 0.15])
     after = np.array([0.21, 0.3, 0.55, 0.19])  # at 0.2 only the first changes
     assert grade(lab3, "temperature_decisions", 1, before, after)["status"] == CORRECT
