@@ -117,31 +117,36 @@ def threshold_table(y_true, y_score, thresholds, pos_label=1, betas=(1.0,)) -> p
     thresholds = v.scores(_as_sequence(thresholds, "thresholds"), "thresholds")
     betas = [v.number(beta, "beta", low=1e-12) for beta in _as_sequence(betas, "betas")]
     positive = y_true == pos_label
-    pos_scores, neg_scores = np.sort(y_score[positive]), np.sort(y_score[~positive])
-    n_pos, n_neg = len(pos_scores), len(neg_scores)
     # how many scores of each class lie below the threshold: the rest are flagged
-    fn = np.searchsorted(pos_scores, thresholds, side="left")
-    tn = np.searchsorted(neg_scores, thresholds, side="left")
+    scores_of_class = y_score[positive]
+    scores_of_class.sort()
+    n_pos = len(scores_of_class)
+    fn = np.searchsorted(scores_of_class, thresholds, side="left")
+    scores_of_class = y_score[~positive]
+    scores_of_class.sort()
+    n_neg = len(scores_of_class)
+    tn = np.searchsorted(scores_of_class, thresholds, side="left")
+    del scores_of_class
     tp, fp = n_pos - fn, n_neg - tn
-    precision = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1), 0.0)
-    table = pd.DataFrame(
-        {
-            "threshold": thresholds,
-            "tp": tp,
-            "fp": fp,
-            "fn": fn,
-            "tn": tn,
-            "precision": precision,
-            "recall": tp / n_pos,
-            "specificity": tn / n_neg,
-        }
-    )
+    flagged = tp + fp
+    columns = {
+        "threshold": thresholds,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "precision": np.divide(tp, flagged, out=np.zeros(len(tp)), where=flagged > 0),
+        "recall": tp / n_pos,
+        "specificity": tn / n_neg,
+    }
+    del flagged
     for beta in betas:
         b2 = beta**2
-        denom = (1 + b2) * tp + b2 * fn + fp
-        name = f"f{beta:g}"
-        table[name] = np.where(denom > 0, (1 + b2) * tp / np.maximum(denom, 1), 0.0)
-    return table
+        numerator = (1 + b2) * tp
+        denom = numerator + b2 * fn + fp
+        columns[f"f{beta:g}"] = np.divide(numerator, denom, out=np.zeros(len(tp)), where=denom > 0)
+        del numerator, denom
+    return pd.DataFrame(columns, copy=False)  # the columns are new arrays: no need to copy them
 
 
 # --- costs (chapter 2) --------------------------------------------------------------------------
