@@ -100,7 +100,7 @@ BAD_LABELS = [
     (([], []), "empty"),
     (([0, np.nan, 1], [0, 1, 1]), "missing"),
     (([0, 1, 2], [0, 1, 1]), "at most two labels"),
-    (([0, 0, 0], [0, 0, 0]), "pos_label=1 does not occur"),
+    (([0, 2, 2], [0, 0, 2]), "pos_label=1 does not occur"),  # two labels, neither the positive one
     (([[0, 1], [1, 0]], [0, 1]), "1-D"),
     ((5, [0, 1]), "single value"),
 ]

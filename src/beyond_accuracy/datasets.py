@@ -194,10 +194,23 @@ def corrupt_labels(y, fraction: float, random_state: int = 0):
 
     Exactly ``round(fraction * n)`` examples, chosen at random without replacement, get a label
     drawn uniformly from the *other* classes present in ``y``; ``corrupted`` is the boolean mask
-    of those examples. Seeded by ``random_state``. ``y`` keeps its type (array or Series).
+    of those examples. Seeded by ``random_state``. ``y`` keeps its type (array, Series,
+    Categorical) and its dtype (a categorical keeps its categories and their order).
     """
     from . import _validation as v
 
+    dtype = getattr(y, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = np.asarray(y.codes if isinstance(y, pd.Categorical) else y.cat.codes)
+        if (codes < 0).any():
+            raise ValueError(
+                f"y contains missing values (NaN/None) at positions {np.flatnonzero(codes < 0)[:5].tolist()}"
+            )
+        noisy_codes, corrupted = corrupt_labels(codes, fraction, random_state)
+        noisy = pd.Categorical.from_codes(noisy_codes, dtype=dtype)
+        if isinstance(y, pd.Series):
+            noisy = pd.Series(noisy, index=y.index, name=y.name)
+        return noisy, corrupted
     values = v.as_1d(y, "y")
     f = v.number(fraction, "fraction", low=0, high=1)
     classes = np.unique(values)

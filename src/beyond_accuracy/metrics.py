@@ -1,11 +1,16 @@
 """Metrics the course needs that scikit-learn does not offer as such.
 
-Everything here is computed by scikit-learn underneath; these functions only arrange its results
-the way the book reads them (positive class first) and validate their input.
+Most of it is computed by scikit-learn underneath and only arranged the way the book reads it
+(positive class first), with validated input. Where a function counts for itself it says so in its
+docstring, and the tests check it against scikit-learn: :func:`threshold_table` (and so
+:func:`expected_cost_by_threshold`) sorts the scores once and counts with ``searchsorted``, the
+binning of the calibration functions uses ``bincount`` on the edges of ``calibration_curve``, and
+the ranking helpers of chapter 5 use cumulative sums.
 """
 
 from __future__ import annotations
 
+import numbers
 from typing import NamedTuple
 
 import numpy as np
@@ -30,10 +35,12 @@ def confusion_counts(y_true, y_pred, pos_label=1) -> ConfusionCounts:
     Same numbers as ``sklearn.metrics.confusion_matrix(y_true, y_pred, labels=[pos, neg]).ravel()``
     but named, so the orientation of the matrix cannot be misread.
     """
-    y_true, y_pred, classes = v.binary_labels(y_true, y_pred, pos_label)
+    y_true, y_pred, classes = v.binary_labels(y_true, y_pred, pos_label, single_class_ok=True)
     others = [c for c in classes if c != pos_label]
     if not others:  # every label is the positive one
         return ConfusionCounts(len(y_true), 0, 0, 0)
+    if pos_label not in classes:  # no positive at all, neither true nor predicted
+        return ConfusionCounts(0, 0, 0, len(y_true))
     tp, fn, fp, tn = skm.confusion_matrix(y_true, y_pred, labels=[pos_label, others[0]]).ravel()
     return ConfusionCounts(int(tp), int(fp), int(fn), int(tn))
 
@@ -43,9 +50,25 @@ def binary_scores(y_true, y_pred, pos_label=1) -> pd.Series:
     NPV, F1, balanced accuracy, MCC and Cohen's kappa (each computed by scikit-learn).
 
     Undefined ratios (for example precision when nothing is flagged) are reported as 0, as
-    scikit-learn does with ``zero_division=0``.
+    scikit-learn does with ``zero_division=0``. A batch without any positive (true or predicted)
+    is counted: every decision is a true negative.
     """
-    y_true, y_pred, classes = v.binary_labels(y_true, y_pred, pos_label)
+    y_true, y_pred, classes = v.binary_labels(y_true, y_pred, pos_label, single_class_ok=True)
+    if pos_label not in classes:  # the mirror image of an all-positive batch
+        return pd.Series(
+            {
+                "accuracy": 1.0,
+                "precision": 0.0,
+                "recall": 0.0,
+                "specificity": 1.0,
+                "npv": 1.0,
+                "f1": 0.0,
+                "balanced_accuracy": 1.0,
+                "mcc": 0.0,
+                "kappa": 0.0,
+            },
+            dtype=float,
+        )
     others = [c for c in classes if c != pos_label]
     neg = others[0] if others else None
     kw = {"zero_division": 0}
@@ -65,45 +88,65 @@ def binary_scores(y_true, y_pred, pos_label=1) -> pd.Series:
     )
 
 
+def _as_sequence(values, name):
+    """A scalar number as a one-element list; sequences unchanged (strings are refused)."""
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be a number or a sequence of numbers, got the string {values!r}")
+    if isinstance(values, numbers.Real) or (isinstance(values, np.ndarray) and values.ndim == 0):
+        return [values]
+    return values
+
+
 def threshold_table(y_true, y_score, thresholds, pos_label=1, betas=(1.0,)) -> pd.DataFrame:
     """Counts and rates at each threshold, flagging ``score >= threshold`` as positive.
 
     ``>=`` is the convention of ``sklearn.metrics.roc_curve``. Columns: threshold, tp, fp, fn, tn,
     precision, recall, specificity and one F-beta column per beta (``f1``, ``f2``, ``f0.5``).
+    ``thresholds`` and ``betas`` are sequences, or a single number.
+
+    The counts are computed here, not by scikit-learn: the scores of each class are sorted once
+    and each threshold is placed among them with ``searchsorted``, so the cost is
+    O(n log n + t log n) time and O(n + t) memory for n examples and t thresholds (every
+    distinct score as a threshold is fine at 10⁶ rows). At the thresholds of
+    ``sklearn.metrics.confusion_matrix_at_thresholds`` the counts are the same (tested).
     """
     y_true, _, classes = v.binary_labels(y_true, None, pos_label)
     v.both_classes(y_true, pos_label)
     y_score = v.scores(y_score, "y_score")
     v.same_length(y_true=y_true, y_score=y_score)
-    thresholds = v.scores(thresholds, "thresholds")
-    for beta in betas:
-        v.number(beta, "beta", low=1e-12)
+    thresholds = v.scores(_as_sequence(thresholds, "thresholds"), "thresholds")
+    betas = [v.number(beta, "beta", low=1e-12) for beta in _as_sequence(betas, "betas")]
     positive = y_true == pos_label
-    flagged = y_score[None, :] >= thresholds[:, None]  # one row per threshold
-    tp = (flagged & positive).sum(axis=1)
-    fp = (flagged & ~positive).sum(axis=1)
-    fn = positive.sum() - tp
-    tn = (~positive).sum() - fp
-    with np.errstate(divide="ignore", invalid="ignore"):
-        precision = np.where(tp + fp > 0, tp / np.maximum(tp + fp, 1), 0.0)
-    table = pd.DataFrame(
-        {
-            "threshold": thresholds,
-            "tp": tp,
-            "fp": fp,
-            "fn": fn,
-            "tn": tn,
-            "precision": precision,
-            "recall": tp / positive.sum(),
-            "specificity": tn / (~positive).sum(),
-        }
-    )
+    # how many scores of each class lie below the threshold: the rest are flagged
+    scores_of_class = y_score[positive]
+    scores_of_class.sort()
+    n_pos = len(scores_of_class)
+    fn = np.searchsorted(scores_of_class, thresholds, side="left")
+    scores_of_class = y_score[~positive]
+    scores_of_class.sort()
+    n_neg = len(scores_of_class)
+    tn = np.searchsorted(scores_of_class, thresholds, side="left")
+    del scores_of_class
+    tp, fp = n_pos - fn, n_neg - tn
+    flagged = tp + fp
+    columns = {
+        "threshold": thresholds,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "tn": tn,
+        "precision": np.divide(tp, flagged, out=np.zeros(len(tp)), where=flagged > 0),
+        "recall": tp / n_pos,
+        "specificity": tn / n_neg,
+    }
+    del flagged
     for beta in betas:
         b2 = beta**2
-        denom = (1 + b2) * tp + b2 * fn + fp
-        name = f"f{beta:g}"
-        table[name] = np.where(denom > 0, (1 + b2) * tp / np.maximum(denom, 1), 0.0)
-    return table
+        numerator = (1 + b2) * tp
+        denom = numerator + b2 * fn + fp
+        columns[f"f{beta:g}"] = np.divide(numerator, denom, out=np.zeros(len(tp)), where=denom > 0)
+        del numerator, denom
+    return pd.DataFrame(columns, copy=False)  # the columns are new arrays: no need to copy them
 
 
 # --- costs (chapter 2) --------------------------------------------------------------------------
@@ -130,6 +173,9 @@ def cost_threshold(c_fp, c_fn, c_tp=0.0, c_tn=0.0) -> float:
     """
     c_fp, c_fn, c_tp, c_tn = _costs(c_fp, c_fn, c_tp, c_tn)
     wrong_negative, wrong_positive = c_fp - c_tn, c_fn - c_tp
+    if not np.isfinite(wrong_negative + wrong_positive):  # costs near the largest float: scale first
+        scale = max(abs(c_fp), abs(c_fn), abs(c_tp), abs(c_tn))
+        wrong_negative, wrong_positive = c_fp / scale - c_tn / scale, c_fn / scale - c_tp / scale
     if wrong_negative <= 0 or wrong_positive <= 0:
         which = "c_fp <= c_tn" if wrong_negative <= 0 else "c_fn <= c_tp"
         raise ValueError(
@@ -170,21 +216,25 @@ def per_example_log_loss(y_true, proba, labels=None) -> np.ndarray:
 
     ``proba`` is the (n, K) matrix of ``predict_proba`` with columns in the order of ``labels``
     (default: the sorted labels of ``y_true``, as scikit-learn's ``log_loss`` assumes), or, for
-    a binary problem, the 1-D probabilities of the larger label. Probabilities are clipped to
-    ``[eps, 1 - eps]`` with the machine epsilon of their dtype, exactly as ``log_loss`` does, so
-    ``per_example_log_loss(y, p).mean() == log_loss(y, p)``. One vectorised expression, no
-    loop over examples.
+    a binary problem, the 1-D probabilities of the larger label. As in ``log_loss``, float32
+    (for example from ``MLPClassifier`` on float32 features) and float16 probabilities keep their
+    dtype, other numbers become float64; rows must sum to 1 within the square root of the
+    dtype's machine epsilon, and probabilities are clipped to ``[eps, 1 - eps]`` with that
+    epsilon, so ``per_example_log_loss(y, p).mean()`` equals ``log_loss(y, p)`` up to the
+    rounding of the dtype (exactly, for float64). One vectorised expression, no loop over
+    examples; the result has the dtype of the probabilities.
     """
     y_true = v.as_1d(y_true, "y_true")
     proba = np.asarray(proba)
     if proba.dtype.kind not in "biuf":
         raise ValueError(f"proba must be numeric, got values of type {proba.dtype}")
+    dtype = proba.dtype if proba.dtype in (np.float16, np.float32, np.float64) else np.dtype(np.float64)
+    proba = proba.astype(dtype, copy=False)
     if proba.ndim == 1:
-        proba = v.scores(proba, "proba", probabilities=True)
+        v.scores(proba, "proba", probabilities=True)
         proba = np.column_stack([1 - proba, proba])
     elif proba.ndim != 2:
         raise ValueError(f"proba must be 1-D or 2-D, got shape {proba.shape}")
-    proba = proba.astype(float)
     if np.isnan(proba).any():
         raise ValueError("proba contains missing values (NaN)")
     if (proba < 0).any() or (proba > 1).any():
@@ -200,9 +250,10 @@ def per_example_log_loss(y_true, proba, labels=None) -> np.ndarray:
             raise ValueError("labels must be distinct")
     if proba.shape[1] != len(labels):
         raise ValueError(
-            f"proba has {proba.shape[1]} columns but there are {len(labels)} labels {list(labels)}"
+            f"proba has {proba.shape[1]} columns but there are {len(labels)} labels {v.show(labels)}"
         )
-    if not np.allclose(proba.sum(axis=1), 1.0, rtol=np.sqrt(np.finfo(float).eps)):
+    eps = np.finfo(dtype).eps
+    if not np.allclose(proba.sum(axis=1), 1.0, rtol=np.sqrt(eps)):
         raise ValueError("each row of proba must sum to 1")
     order = np.argsort(labels, kind="stable")
     position = np.searchsorted(labels[order], y_true)
@@ -211,7 +262,6 @@ def per_example_log_loss(y_true, proba, labels=None) -> np.ndarray:
     unknown = labels[column] != y_true
     if unknown.any():
         raise ValueError(f"y_true holds labels not in labels: {sorted(set(y_true[unknown].tolist()))[:5]}")
-    eps = np.finfo(proba.dtype).eps
     picked = np.clip(proba, eps, 1 - eps)[np.arange(len(y_true)), column]
     return -np.log(picked)
 
@@ -256,15 +306,17 @@ def recall_at_k(is_error, scores, k: int) -> float:
 
 def review_budget(is_error, scores, recall) -> int:
     """How many examples must be opened, from the highest score down, to find at least the share
-    ``recall`` of the known errors."""
+    ``recall`` of the known errors (0 for ``recall=0``: nothing has to be opened)."""
     r = v.number(recall, "recall", low=0, high=1)
     curve = hunt_curve(is_error, scores)
+    if r == 0:
+        return 0
     return int(curve.loc[curve["recall"] >= r - 1e-12, "k"].iloc[0])
 
 
 def _check_k(k, n) -> int:
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= n:
-        raise ValueError(f"k must be a whole number between 1 and {n}, got {k!r}")
+        raise ValueError(f"k must be a whole number between 1 and {n}, got {v.show(k)}")
     return int(k)
 
 
@@ -290,9 +342,18 @@ def _binary_probabilities(y_true, y_prob):
     return y.astype(float), p
 
 
+MAX_BINS = 10_000
+
+
 def _bin_ids(p: np.ndarray, n_bins, strategy: str) -> tuple[np.ndarray, np.ndarray]:
     if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive whole number, got {n_bins!r}")
+        raise ValueError(f"n_bins must be a positive whole number, got {v.show(n_bins)}")
+    if n_bins > MAX_BINS:
+        raise ValueError(
+            f"n_bins must be at most {MAX_BINS:,}, got {int(n_bins):,}: the bins cost memory whether "
+            "or not a prediction falls in them, and so many bins hold too few predictions each to "
+            "estimate anything"
+        )
     if strategy == "uniform":
         edges = np.linspace(0.0, 1.0, n_bins + 1)
     elif strategy == "quantile":
@@ -351,9 +412,26 @@ def reliability_table(y_true, y_prob, n_bins=10, strategy="uniform") -> pd.DataF
     )
 
 
-def _calibration_pairs(y_true, y_prob, labels):
-    """Binary: (y, p). Multiclass (2-D y_prob): top-label pairs (correct, confidence)."""
+KINDS = ("binary", "top-label")
+
+
+def _calibration_pairs(y_true, y_prob, labels, kind, pos_label):
+    """(outcome, probability) pairs: the positive class's (binary) or the top label's."""
     proba = np.asarray(y_prob)
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be 'binary', 'top-label' or None, got {v.show(kind)}")
+    if proba.ndim == 2 and proba.shape[1] == 2 and kind is None:
+        raise ValueError(
+            "y_prob has two columns, so it is ambiguous which ECE you want: pass kind='binary' for "
+            "the calibration of the positive-class probability (the column of pos_label, as in "
+            "calibration_curve(y, proba[:, 1])) or kind='top-label' for the calibration of the "
+            "confidence (the largest probability against whether that class is right)"
+        )
+    if proba.ndim == 1 and kind == "top-label":
+        raise ValueError(
+            "kind='top-label' needs the (n, K) matrix of predict_proba; a 1-D y_prob holds the "
+            "positive-class probabilities (kind='binary')"
+        )
     if proba.ndim == 2 and proba.shape[1] >= 2:
         y = v.as_1d(y_true, "y_true")
         if proba.dtype.kind not in "biuf":
@@ -363,36 +441,68 @@ def _calibration_pairs(y_true, y_prob, labels):
         labels = np.asarray(v.distinct(y) if labels is None else labels)
         if len(labels) != proba.shape[1]:
             raise ValueError(
-                f"y_prob has {proba.shape[1]} columns but {len(labels)} labels are known {list(labels)[:6]}; "
-                "pass labels= in the column order of predict_proba"
+                f"y_prob has {proba.shape[1]} columns but {len(labels)} labels are known "
+                f"{v.show(labels[:6])}; pass labels= in the column order of predict_proba"
             )
         unknown = ~np.isin(y, labels)
         if unknown.any():
-            raise ValueError(f"y_true holds labels not in labels: {sorted(set(y[unknown].tolist()))[:5]}")
+            raise ValueError(
+                f"y_true holds labels not in labels: {v.show(sorted(set(y[unknown].tolist()))[:5])}"
+            )
+        if kind == "binary":
+            if proba.shape[1] != 2:
+                raise ValueError(
+                    f"kind='binary' needs a binary problem, but y_prob has {proba.shape[1]} columns; "
+                    "use kind='top-label', or pass the probability of one class against the rest"
+                )
+            pos = labels[-1] if pos_label is None else pos_label
+            if pos not in labels.tolist():
+                raise ValueError(f"pos_label={v.show(pos)} is not one of the labels {v.show(labels)}")
+            column = labels.tolist().index(pos)
+            return (y == pos).astype(float), proba[:, column].astype(float)
         correct = (labels[proba.argmax(axis=1)] == y).astype(float)
         return correct, proba.max(axis=1).astype(float)
     if proba.ndim == 2:
         raise ValueError(f"a 2-D y_prob needs one column per class, got shape {proba.shape}")
+    if pos_label is not None:
+        y = v.as_1d(y_true, "y_true")
+        return _binary_probabilities((y == pos_label).astype(int), y_prob)
     return _binary_probabilities(y_true, y_prob)
 
 
-def expected_calibration_error(y_true, y_prob, n_bins=10, strategy="uniform", labels=None) -> float:
+def expected_calibration_error(
+    y_true, y_prob, n_bins=10, strategy="uniform", labels=None, kind=None, pos_label=None
+) -> float:
     """ECE = Σ_b (n_b / n) · |observed share_b − mean predicted_b| over the non-empty bins.
 
-    For a binary problem ``y_prob`` is the positive-class probability (1-D) and ``y_true`` 0/1.
-    For a 2-D probability matrix (columns in the order of ``labels``, default the sorted labels
-    of ``y_true``) it is the top-label (confidence) ECE: confidence = the largest probability,
-    outcome = whether that class is the true one. Binning as in :func:`reliability_table`.
-    The value depends on the binning: report it with ``n_bins`` and ``strategy``.
+    Two different quantities share the name; ``kind`` says which one:
+
+    - ``kind="binary"``: the calibration of the positive-class probability, outcome = whether
+      the example is positive (what ``calibration_curve`` and a reliability diagram show).
+      ``y_prob`` is the 1-D positive-class probability with 0/1 ``y_true`` (the default for a
+      1-D ``y_prob``), or the two-column ``predict_proba`` of a binary model, whose column of
+      ``pos_label`` (default: the larger label, column 1) is used.
+    - ``kind="top-label"``: the calibration of the confidence, for a (n, K) probability matrix
+      (columns in the order of ``labels``, default the sorted labels of ``y_true``):
+      confidence = the largest probability, outcome = whether that class is the true one. The
+      default for a matrix of three or more columns.
+
+    A two-column matrix without ``kind`` raises ValueError: on a binary model the two numbers
+    differ (top-label folds the probabilities below ½ onto those above), so the choice must be
+    explicit. Binning as in :func:`reliability_table`. The value depends on the binning:
+    report it with ``n_bins`` and ``strategy``.
     """
-    y, p = _calibration_pairs(y_true, y_prob, labels)
+    y, p = _calibration_pairs(y_true, y_prob, labels, kind, pos_label)
     _, count, sum_y, sum_p, keep = _bin_stats(y, p, n_bins, strategy)
     return float(np.abs(sum_y[keep] - sum_p[keep]).sum() / len(y))
 
 
-def max_calibration_error(y_true, y_prob, n_bins=10, strategy="uniform", labels=None) -> float:
-    """MCE: the largest gap |observed share − mean predicted| over the non-empty bins."""
-    y, p = _calibration_pairs(y_true, y_prob, labels)
+def max_calibration_error(
+    y_true, y_prob, n_bins=10, strategy="uniform", labels=None, kind=None, pos_label=None
+) -> float:
+    """MCE: the largest gap |observed share − mean predicted| over the non-empty bins; ``kind``
+    ("binary" or "top-label") as in :func:`expected_calibration_error`."""
+    y, p = _calibration_pairs(y_true, y_prob, labels, kind, pos_label)
     _, count, sum_y, sum_p, keep = _bin_stats(y, p, n_bins, strategy)
     return float(np.max(np.abs(sum_y[keep] - sum_p[keep]) / count[keep]))
 

@@ -7,6 +7,7 @@ by line style or marker, so no figure relies on colour alone.
 
 from __future__ import annotations
 
+import numbers
 import textwrap
 from contextlib import contextmanager
 
@@ -37,6 +38,41 @@ SERIES = [
     {"color": PALETTE["purple"], "linestyle": ":", "marker": "D"},
 ]
 BASELINE = {"color": "0.45", "linestyle": ":", "linewidth": 1.2}
+_COLOURS = [PALETTE[c] for c in ("blue", "vermillion", "green", "purple", "orange", "sky", "black", "yellow")]
+_LINESTYLES = ["-", "--", "-.", ":"]
+_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
+
+
+def series_style(i: int) -> dict:
+    """The style of the i-th series: SERIES for the first four, then further combinations of
+    colour, line style and marker, distinct for the first 64 series (a plot draws every series
+    it is given)."""
+    if i < len(SERIES):
+        return SERIES[i]
+    return {
+        "color": _COLOURS[i % len(_COLOURS)],
+        "linestyle": _LINESTYLES[i % len(_LINESTYLES)],
+        "marker": _MARKERS[(i + i // len(_COLOURS)) % len(_MARKERS)],
+    }
+
+
+def _numbers(values, name, low=None, high=None) -> list[float]:
+    """A number or a sequence of numbers, as a list of floats (a clear error otherwise)."""
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name} must be a number or a sequence of numbers, got the string {values!r}")
+    if isinstance(values, numbers.Real) or (isinstance(values, np.ndarray) and values.ndim == 0):
+        values = [values]
+    try:
+        items = list(values)
+    except TypeError:
+        raise ValueError(f"{name} must be a number or a sequence of numbers, got {v.show(values)}") from None
+    return [v.number(x, name, low=low, high=high) for x in items]
+
+
+def _non_empty(table, name):
+    if len(table) == 0:
+        raise ValueError(f"{name} is empty: there is nothing to draw")
+
 
 STYLE = {
     "axes.prop_cycle": mpl.cycler(color=[s["color"] for s in SERIES]),
@@ -157,7 +193,8 @@ def plot_roc(y_true, scores, pos_label=1, ax=None):
         if ax is None:
             _, ax = plt.subplots(figsize=(4.2, 4.0))
         ax.plot([0, 1], [0, 1], label=term("random_guess"), **BASELINE)
-        for style, (name, s) in zip(SERIES * 3, scores.items()):
+        for i, (name, s) in enumerate(scores.items()):
+            style = series_style(i)
             fpr, tpr, _ = roc_curve(y, s, pos_label=pos_label)
             auc = roc_auc_score(y == pos_label, s)
             ax.plot(
@@ -193,7 +230,8 @@ def plot_pr(y_true, scores, pos_label=1, ax=None):
             label=f"{term('prevalence_line')} ({fmt(prevalence)})",
             **BASELINE,
         )
-        for style, (name, s) in zip(SERIES * 3, scores.items()):
+        for i, (name, s) in enumerate(scores.items()):
+            style = series_style(i)
             precision, recall, _ = precision_recall_curve(y, s, pos_label=pos_label)
             ap = average_precision_score(y == pos_label, s)
             ax.plot(
@@ -225,14 +263,18 @@ def plot_roc_pr(y_true, scores, pos_label=1):
 
 
 def plot_threshold_sweep(table, columns=("precision", "recall"), ax=None):
-    """Metrics of :func:`beyond_accuracy.metrics.threshold_table` against the threshold."""
+    """Metrics of :func:`beyond_accuracy.metrics.threshold_table` against the threshold;
+    ``columns`` is a column name or a sequence of them."""
+    if isinstance(columns, str):
+        columns = (columns,)
     missing = [c for c in ("threshold", *columns) if c not in getattr(table, "columns", [])]
     if missing:
         raise ValueError(f"table lacks the columns {missing}; build it with metrics.threshold_table")
     with course_style():
         if ax is None:
             _, ax = plt.subplots(figsize=(5.0, 3.4))
-        for style, col in zip(SERIES * 3, columns):
+        for i, col in enumerate(columns):
+            style = series_style(i)
             label = term(col) if col in ("precision", "recall", "specificity") else col.upper()
             ax.plot(
                 table["threshold"],
@@ -252,7 +294,8 @@ def plot_threshold_sweep(table, columns=("precision", "recall"), ax=None):
 
 def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, neg_name=None, ax=None):
     """Each example as a marker on the score axis (positives above, negatives below, with
-    different markers), with the thresholds as vertical lines."""
+    different markers), with the thresholds (a number or a sequence) as vertical lines."""
+    thresholds = _numbers(thresholds, "thresholds")
     y, _, _ = v.binary_labels(y_true, None, pos_label)
     s = v.scores(y_score, "y_score")
     v.same_length(y_true=y, y_score=s)
@@ -281,7 +324,8 @@ def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, 
             label=neg_name,
             zorder=3,
         )
-        for style, t in zip(SERIES[1:] * 3, thresholds):
+        for i, t in enumerate(thresholds):
+            style = series_style(i + 1)
             ax.axvline(t, color="0.25", linestyle=style["linestyle"], linewidth=1.2)
             ax.text(t, 1.45, f"{term('threshold')} {fmt(t, 2)}", ha="center", fontsize=8)
         ax.set_yticks([0, 1], [neg_name, pos_name])
@@ -300,6 +344,7 @@ def plot_expected_cost(table, ax=None, label=None):
         raise ValueError(
             f"table lacks the columns {missing}; build it with metrics.expected_cost_by_threshold"
         )
+    _non_empty(table, "table")
     with course_style():
         if ax is None:
             _, ax = plt.subplots(figsize=(5.4, 3.6))
@@ -325,11 +370,23 @@ def plot_expected_cost(table, ax=None, label=None):
     return localise_axes(ax)
 
 
-def plot_image_gallery(images, given, predicted, titles_extra=None, ncols=6, shape=(8, 8)):
+def plot_image_gallery(images, given, predicted, titles_extra=None, ncols=6, shape=None):
     """A grid of small images, each titled with its given label and the model's prediction
-    (localised "given"/"predicted"); ``images`` is (n, h*w) or (n, h, w)."""
+    (localised "given"/"predicted"); ``images`` is (n, h, w), or (n, h*w) with ``shape=(h, w)``
+    (default: square images, such as the 8×8 digits or 28×28 MNIST)."""
     images = np.asarray(images, dtype=float)
     if images.ndim == 2:
+        size = images.shape[1]
+        if shape is None:
+            side = int(round(np.sqrt(size)))
+            if side * side != size:
+                raise ValueError(
+                    f"images have {size} pixels each, not a square number: pass shape=(height, width)"
+                )
+            shape = (side, side)
+        shape = tuple(int(d) for d in shape)
+        if len(shape) != 2 or shape[0] * shape[1] != size:
+            raise ValueError(f"shape={shape} does not fit images of {size} pixels each")
         images = images.reshape((-1, *shape))
     if images.ndim != 3 or len(images) == 0:
         raise ValueError(f"images must be a non-empty (n, h*w) or (n, h, w) array, got shape {images.shape}")
@@ -357,6 +414,7 @@ def plot_hunt_curves(curve, ax=None):
     missing = [c for c in ("k", "precision", "recall") if c not in getattr(curve, "columns", [])]
     if missing:
         raise ValueError(f"curve lacks the columns {missing}; build it with metrics.hunt_curve")
+    _non_empty(curve, "curve")
     base_rate = float(curve["found"].iloc[-1] / curve["k"].iloc[-1])
     with course_style():
         if ax is None:
@@ -377,15 +435,17 @@ def plot_review_budget(curve, targets=(0.5, 0.8, 0.9), ax=None):
     missing = [c for c in ("k", "recall") if c not in getattr(curve, "columns", [])]
     if missing:
         raise ValueError(f"curve lacks the columns {missing}; build it with metrics.hunt_curve")
+    _non_empty(curve, "curve")
+    targets = _numbers(targets, "target", low=0, high=1)
     n = int(curve["k"].iloc[-1])
     with course_style():
         if ax is None:
             _, ax = plt.subplots(figsize=(5.4, 3.6))
         ax.plot(curve["k"], curve["recall"], label=term("ranked_by_loss"), **_line(0))
         ax.plot([0, n], [0, 1], label=term("random_order"), **BASELINE)
-        for style, target in zip(SERIES[1:] * 3, targets):
-            target = v.number(target, "target", low=0, high=1)
-            k = int(curve.loc[curve["recall"] >= target - 1e-12, "k"].iloc[0])
+        for i, target in enumerate(targets):
+            style = series_style(i + 1)
+            k = 0 if target == 0 else int(curve.loc[curve["recall"] >= target - 1e-12, "k"].iloc[0])
             ax.plot(
                 [k],
                 [target],
@@ -429,7 +489,8 @@ def plot_reliability_diagram(y_true, probs, n_bins=10, strategy="uniform", show_
             fig, ax = plt.subplots(figsize=(4.8, 4.4), layout="constrained")
         ax.plot([0, 1], [0, 1], label=term("perfect_calibration"), **BASELINE)
         width = 0.8 / max(len(tables), 1)
-        for i, (style, (name, t)) in enumerate(zip(SERIES * 3, tables.items())):
+        for i, (name, t) in enumerate(tables.items()):
+            style = series_style(i)
             # clipped at 0: when a share is 0 or 1, rounding can put the Wilson bound a hair inside it
             err = np.clip(
                 np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]]),
