@@ -8,6 +8,14 @@ from tools.figures import SCRIPTS, load, render, render_all, scripts, stable_svg
 from tools.project import ROOT, languages
 
 
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    """Every figure of every language rendered once for the module (about 40 s): the tests below
+    read the same files."""
+    out = tmp_path_factory.mktemp("figures")
+    return out, render_all(out=out)
+
+
 def assert_up_to_date(written):
     out_of_date = stale(written)
     assert not out_of_date, f"figures differ from their scripts (run `make figures`): {out_of_date}"
@@ -17,8 +25,8 @@ def test_there_is_a_script_per_figure():
     assert scripts()
 
 
-def test_committed_figures_are_up_to_date(tmp_path):
-    written = render_all(out=tmp_path)
+def test_committed_figures_are_up_to_date(rendered):
+    _, written = rendered
     assert len(written) == len(scripts()) * len(languages())
     assert_up_to_date(written)
 
@@ -29,8 +37,8 @@ def test_no_orphan_figures():
     assert names <= produced, f"figures without a script: {sorted(names - produced)}"
 
 
-def test_figures_are_localised(tmp_path):
-    written = render_all(out=tmp_path)
+def test_figures_are_localised(rendered):
+    _, written = rendered
     by_name = {}
     for path in written:
         by_name.setdefault(path.name, set()).add(path.read_bytes())
@@ -38,9 +46,10 @@ def test_figures_are_localised(tmp_path):
     assert not same, f"figures identical in two languages (labels not localised?): {same}"
 
 
-def test_svg_is_deterministic(tmp_path):
-    first = {p.relative_to(tmp_path / "a"): p.read_bytes() for p in render_all(out=tmp_path / "a")}
-    second = {p.relative_to(tmp_path / "b"): p.read_bytes() for p in render_all(out=tmp_path / "b")}
+def test_svg_is_deterministic(rendered, tmp_path):
+    out, written = rendered
+    first = {p.relative_to(out): p.read_bytes() for p in written}
+    second = {p.relative_to(tmp_path): p.read_bytes() for p in render_all(out=tmp_path)}
     assert first == second
     assert all(b"<dc:date>" not in data for data in first.values())
 
