@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 .PHONY: setup book student test notebooks figures bench serve lock clean grade \
-        editions instructor slides lab colab publish unit linkcheck wheel
+        editions instructor slides lab colab publish unit linkcheck wheel translations
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,13 @@ $(LAB_STAMP): $(STAMP)
 
 lab: $(LAB_STAMP)          ## JupyterLab on the student notebooks of a language: make lab LANG=it
 	env LANG=C.UTF-8 $(PY) -m tools.lab --lang $(LAB_LANG)
+
+# `make translations` lists the translated pages that are behind their English source (exit 0);
+# CHECK=1 exits 1 if any is; RECORD=1 records them as up to date, optionally only LANG=it and/or
+# PAGES="chapters/en/02-imbalance.md labs/it/03-trust-lab.md" (English or translated paths).
+TR_LANG := $(if $(filter $(LANG),it es pt fi),--lang $(LANG))
+translations: $(STAMP)     ## translated pages behind English: CHECK=1 fails on any; RECORD=1 [LANG=it] [PAGES=...] records
+	$(PY) -m tools.translations $(if $(CHECK),--check) $(if $(RECORD),--record $(PAGES)) $(TR_LANG)
 
 colab: $(STAMP)            ## Colab-like run of every lab (needs the package index; ARGS=--chapters for chapters too)
 	$(PY) -m tools.colab $(ARGS)

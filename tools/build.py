@@ -10,7 +10,8 @@ Every launch and download button opens the student notebook (tools/publish.py): 
 writes the student notebooks and answer keys of the languages it builds (tools/editions.py) into
 _build/publish/ and _build/answer-keys/, points the launch buttons at the notebooks branch that the
 publish workflow fills from _build/publish/, and puts the same files behind the download button.
-Each chapter page links to its slides (tools/slides.py), served at <lang>/slides/.
+Each chapter page links to its slides (tools/slides.py), served at <lang>/slides/. A translated page
+that is behind its English source (tools/translations.py) gets a localised notice under its title.
 
     python -m tools.build             # the reader's site        -> _build/site/
     python -m tools.build --student   # without solutions        -> _build/student-site/
@@ -36,6 +37,7 @@ from .glossary import glossary_markdown
 from .project import BUILD, KINDS, ROOT, config, languages, reference_language, toc
 from .publish import install_downloads, install_figures, launch_settings
 from .slides import slides_link, write_decks
+from .translations import add_notice_to_notebook, behind_pages, notice, with_notice
 
 
 def localise_path(path: str, lang: str) -> str:
@@ -91,6 +93,7 @@ def stage(lang: str, student: bool, out: Path) -> Path:
     dest = out / lang
     if dest.exists():
         shutil.rmtree(dest)
+    behind = behind_pages(lang) if lang != reference_language() else set()
     for kind in KINDS:
         src = ROOT / kind / lang
         if not src.exists():
@@ -107,9 +110,14 @@ def stage(lang: str, student: bool, out: Path) -> Path:
                     shutil.copy2(path, target / path.name)
                 if kind == "chapters":
                     link_slides(target / path.name, lang)
+                if f"{kind}/{lang}/{path.stem}" in behind:
+                    add_notice_to_notebook(target / path.name, notice(f"{kind}/{lang}/{path.stem}", lang))
             elif path.suffix == ".md" and not path.with_suffix(".ipynb").exists():
                 text = path.read_text(encoding="utf-8")
-                (target / path.name).write_text(student_markdown(text) if student else text, encoding="utf-8")
+                text = student_markdown(text) if student else text
+                if f"{kind}/{lang}/{path.stem}" in behind:
+                    text = with_notice(text, notice(f"{kind}/{lang}/{path.stem}", lang))
+                (target / path.name).write_text(text, encoding="utf-8")
     glossary = dest / "chapters" / lang / "glossary.md"
     glossary.write_text(glossary_markdown(lang), encoding="utf-8")
     (dest / "_config.yml").write_text(
