@@ -8,8 +8,10 @@ by ``tools.notebooks``) this module writes
 - the **student notebook**: the same, without any solution: ``{solution}`` blocks dropped, each
   code cell tagged ``solution`` replaced by a localised comment saying where to type (and, where
   the language writes decimals with a comma, that Python needs a point) plus ``answer_<name> = ...``
-  for each answer it assigned, and the stored outputs of check cells and of cells tagged
-  ``hide-output-student`` cleared.
+  for each answer it assigned, the stored outputs of check cells and of cells tagged
+  ``hide-output-student`` cleared, and cells tagged ``remove-student`` dropped (a paragraph that
+  discusses, after an exercise, the answer the student has just found: in MyST, the paragraph
+  stands in a cell of its own opened by ``+++ {"tags": ["remove-student"]}``).
 
 Plain Jupyter Markdown means no MyST is left: glue roles become the values the executed notebook
 glued, admonitions, exercises and solutions become quoted blocks with a bold title, figures become
@@ -541,6 +543,9 @@ def is_check_cell(source: str) -> bool:
     )
 
 
+REMOVE_STUDENT = "remove-student"  # a cell the student editions leave out
+
+
 def tags(cell) -> list[str]:
     return list(cell.metadata.get("tags", []))
 
@@ -573,7 +578,7 @@ def derive(nb, page: Page, edition: str):
     cells = []
     for cell in nb.cells:
         cell_tags = tags(cell)
-        if "remove-cell" in cell_tags:
+        if "remove-cell" in cell_tags or (edition == STUDENT and REMOVE_STUDENT in cell_tags):
             continue
         if cell.cell_type == "markdown":
             cell.source = converter.convert(cell.source)
@@ -641,6 +646,7 @@ def student_site_notebook(src: Path, dest: Path) -> Path:
     with MyST kept for Sphinx (and the hidden glue cells, which the prose needs)."""
     nb = nbformat.read(src, as_version=4)
     lang = page_of(src, nb).lang
+    nb.cells = [cell for cell in nb.cells if REMOVE_STUDENT not in tags(cell)]
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             cell.source = student_markdown(cell.source)

@@ -108,24 +108,38 @@ def execute(path: Path, write: bool = True) -> tuple[Path, float]:
 
 
 def sync_prose(path: Path) -> bool:
-    """Copy the Markdown cells of the .md into its .ipynb without executing anything; refuses
-    (ValueError) when a code cell or the cell layout differs, because then outputs may change.
-    Returns True if the .ipynb was rewritten."""
+    """Copy the Markdown cells of the .md into its .ipynb without executing anything. Markdown
+    cells may be edited, split, joined or tagged; the code cells must be the same, in the same
+    order, with the same tags (else ValueError: outputs may change, re-execute instead), and keep
+    their stored outputs. Returns True if the .ipynb was rewritten."""
     path = Path(path)
     source = jupytext.read(path)
     target_path = path.with_suffix(".ipynb")
     target = nbformat.read(target_path, as_version=4)
-    if [c.cell_type for c in source.cells] != [c.cell_type for c in target.cells]:
-        raise ValueError(f"{path}: cells were added or removed; re-execute it instead")
-    changed = False
-    for new, old in zip(source.cells, target.cells, strict=True):
-        if new.cell_type == "code" and new.source != old.source:
+    old_code = [c for c in target.cells if c.cell_type == "code"]
+    new_code = [c for c in source.cells if c.cell_type == "code"]
+    if len(old_code) != len(new_code):
+        raise ValueError(f"{path}: code cells were added or removed; re-execute it instead")
+    for new, old in zip(new_code, old_code, strict=True):
+        if new.source != old.source or new.metadata.get("tags") != old.metadata.get("tags"):
             raise ValueError(f"{path}: a code cell changed; re-execute it instead")
-        if new.cell_type == "markdown" and new.source != old.source:
-            old.source, changed = new.source, True
-    if changed:
-        nbformat.write(target, target_path)
-    return changed
+    code = iter(old_code)
+    cells = []
+    for cell in source.cells:
+        if cell.cell_type == "code":
+            cells.append(next(code))
+        else:
+            cell = nbformat.v4.new_markdown_cell(cell.source, metadata=dict(cell.metadata))
+            cells.append(cell)
+    for i, cell in enumerate(cells):
+        cell.id = f"cell-{i:03d}"
+    if [(c.cell_type, c.source, c.metadata) for c in cells] == [
+        (c.cell_type, c.source, c.metadata) for c in target.cells
+    ]:
+        return False
+    target.cells = cells
+    nbformat.write(target, target_path)
+    return True
 
 
 def main(argv=None) -> int:
