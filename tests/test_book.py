@@ -17,8 +17,14 @@ from tools.student import student_notebook
 
 
 def pages(site: Path, lang: str) -> list[Path]:
+    """The book's pages of a language (the reveal.js decks under slides/ are not book pages: they
+    have no switcher, and tests/test_slides.py covers them)."""
     skip = {"genindex.html", "search.html", "index.html"}
-    return [p for p in (site / lang).rglob("*.html") if p.name not in skip and "_static" not in p.parts]
+    return [
+        p
+        for p in (site / lang).rglob("*.html")
+        if p.name not in skip and "_static" not in p.parts and p.relative_to(site / lang).parts[0] != "slides"
+    ]
 
 
 def resolve(page: Path, href: str) -> Path:
