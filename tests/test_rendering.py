@@ -1,0 +1,114 @@
+"""Rendering defects that a reader sees on the built site, and that must not come back (issue 12).
+
+Each test reads the built HTML of every language (the session fixture ``site`` of conftest.py) or
+the sources, and names the page and the offending text when it fails.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tools.project import languages
+
+LANGS = languages()
+LETTER = r"[^\W\d_]"
+
+
+def pages(site: Path, lang: str) -> list[Path]:
+    """Every page of a language's site (not Sphinx's generated index and search pages)."""
+    skip = {"genindex.html", "search.html"}
+    return sorted(
+        p for p in (site / lang).rglob("*.html") if p.name not in skip and "_static" not in p.parts
+        and "slides" not in p.relative_to(site / lang).parts
+    )
+
+
+@lru_cache(maxsize=None)
+def _soup(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def article(path: Path) -> BeautifulSoup:
+    """The page's article (what the reader reads) without code, scripts and styles."""
+    soup = BeautifulSoup(str(_soup(path).find("article") or _soup(path).body), "html.parser")
+    for tag in soup.find_all(["pre", "code", "script", "style", "math"]):
+        tag.decompose()
+    for tag in soup.select(".math, .MathJax, .cell_output, .output"):
+        tag.decompose()
+    return soup
+
+
+def blocks(path: Path) -> list[str]:
+    """The text of each block of prose (paragraphs, list items, definitions, table cells, headings)."""
+    soup = article(path)
+    tags = soup.find_all(["p", "li", "dt", "dd", "td", "th", "h1", "h2", "h3", "h4", "caption"])
+    return [re.sub(r"\s+", " ", t.get_text()) for t in tags]
+
+
+def where(path: Path, site: Path) -> str:
+    return str(path.relative_to(site))
+
+
+# 1. Apostrophes ------------------------------------------------------------------------------
+
+
+def misquoted_apostrophes(text: str) -> list[str]:
+    """Apostrophes typeset as a double or opening quote: a ” or “ or ‘ between letters (L”area), or a
+    ” after a letter that closes no “ in the same block (un po” di)."""
+    bad = [m.group(0) for m in re.finditer(rf"{LETTER}[”“‘]{LETTER}", text)]
+    depth = 0
+    for m in re.finditer(r"[“”]", text):
+        if m.group(0) == "“":
+            depth += 1
+        elif depth:
+            depth -= 1
+        elif m.start() and re.match(LETTER, text[m.start() - 1]):
+            bad.append(text[max(0, m.start() - 12) : m.end() + 12])
+    return bad
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "fi"])
+def test_apostrophes_are_apostrophes(site, lang):
+    # Finnish quotes are ”…” (both marks closing), so an unopened ” after a letter is right there;
+    # the between-letters check still applies to Finnish below.
+    bad = [
+        (where(page, site), hit) for page in pages(site, lang) for text in blocks(page)
+        for hit in misquoted_apostrophes(text)
+    ]
+    assert not bad, f"apostrophes typeset as quotation marks: {bad[:10]} ({len(bad)} in all)"
+
+
+def test_finnish_apostrophes_are_apostrophes(site):
+    bad = [
+        (where(page, site), m.group(0)) for page in pages(site, "fi") for text in blocks(page)
+        for m in re.finditer(rf"{LETTER}[“‘]{LETTER}", text)
+    ]
+    assert not bad, f"apostrophes typeset as quotation marks: {bad[:10]}"
+
+
+def test_italian_elisions_render_as_apostrophes(site):
+    """The elisions of the Italian sources reach the page with the typographic apostrophe ’."""
+    text = " ".join(t for page in pages(site, "it") for t in blocks(page))
+    for word in ("un po’", "L’", "l’", "dell’", "c’è"):
+        assert word in text, f"{word!r} is not on the Italian pages"
+    assert "po”" not in text and "L”" not in text
+
+
+# 2. Raw MyST ---------------------------------------------------------------------------------
+
+RAW_MYST = re.compile(r":::|```|\{(glue|doc|cite|ref|numref|term|eq|math|download)[:\w]*\}|\{[a-z][\w:-]*\}`")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_raw_myst_in_rendered_text(site, lang):
+    bad = []
+    for page in pages(site, lang):
+        text = article(page).get_text()
+        for m in RAW_MYST.finditer(text):
+            bad.append((where(page, site), text[max(0, m.start() - 50) : m.end() + 30].replace("\n", " ")))
+    assert not bad, f"MyST markup printed as text instead of rendered: {bad[:10]} ({len(bad)} in all)"
