@@ -112,3 +112,42 @@ def test_no_raw_myst_in_rendered_text(site, lang):
         for m in RAW_MYST.finditer(text):
             bad.append((where(page, site), text[max(0, m.start() - 50) : m.end() + 30].replace("\n", " ")))
     assert not bad, f"MyST markup printed as text instead of rendered: {bad[:10]} ({len(bad)} in all)"
+
+
+def _markdown_sources():
+    from tools.project import ROOT
+
+    for kind in ("chapters", "labs"):
+        for lang in LANGS:
+            yield from sorted((ROOT / kind / lang).glob("*.md"))
+
+
+def unclosed_fences(text: str) -> list[str]:
+    """Colon fences (``:::{admonition}`` … ``:::``) whose closing line is missing or sits at the end
+    of a line of prose, where MyST prints it and lets the box swallow the next paragraph."""
+    bad, stack = [], []
+    in_code = False
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        opening = re.match(r"^(:{3,})\{", line)
+        if opening:
+            stack.append((len(opening.group(1)), n))
+        elif re.match(r"^:{3,}\s*$", line):
+            if not stack:
+                bad.append(f"line {n}: a ':::' closes nothing")
+            else:
+                stack.pop()
+        elif re.search(r"\S\s*:::\s*$", line):
+            bad.append(f"line {n}: ':::' at the end of prose: {line.strip()[-50:]}")
+    bad += [f"line {n}: ':::' fence never closed" for _, n in stack]
+    return bad
+
+
+@pytest.mark.parametrize("path", list(_markdown_sources()), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+def test_colon_fences_are_closed_on_their_own_line(path):
+    bad = unclosed_fences(path.read_text(encoding="utf-8"))
+    assert not bad, f"{path.name}: {bad}"
