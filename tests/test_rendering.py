@@ -151,3 +151,81 @@ def unclosed_fences(text: str) -> list[str]:
 def test_colon_fences_are_closed_on_their_own_line(path):
     bad = unclosed_fences(path.read_text(encoding="utf-8"))
     assert not bad, f"{path.name}: {bad}"
+
+
+# 3 and 4. Words of the machinery: sphinx-exercise, numbered figures, the theme ------------------
+
+OTHER_LANGS = [lang for lang in LANGS if lang != "en"]
+
+
+def _messages(lang: str) -> dict[str, str]:
+    from tools.sphinx.localisation import messages
+
+    return messages(lang)
+
+
+def test_every_message_is_translated_into_every_language():
+    import csv
+
+    from tools.sphinx.localisation import MESSAGES
+
+    with MESSAGES.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    missing = [(row["msgid"], lang) for row in rows for lang in OTHER_LANGS if not row.get(lang, "").strip()]
+    assert not missing, f"messages without a translation in tools/sphinx/messages.csv: {missing}"
+    for row in rows:
+        for lang in OTHER_LANGS:
+            assert row["msgid"].count("%s") == row[lang].count("%s"), (row["msgid"], lang)
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_exercises_solutions_and_figures_are_labelled_in_the_language(site, lang):
+    words = _messages(lang)
+    exercise, solution_to = words["Exercise"], words["Solution to"]
+    figure = words["Fig. %s"].replace("%s", "").strip()
+    seen = {"exercise": 0, "solution": 0, "figure": 0}
+    for page in pages(site, lang):
+        soup = _soup(page)
+        for title in soup.select("div.exercise > p.admonition-title"):
+            seen["exercise"] += 1
+            assert title.get_text().strip().startswith(exercise), (where(page, site), title.get_text())
+        for title in soup.select("div.solution > p.admonition-title"):
+            seen["solution"] += 1
+            text = re.sub(r"\s+", " ", title.get_text()).strip()
+            assert text.startswith(f"{solution_to} {exercise}"), (where(page, site), text)
+        for number in soup.select("figcaption .caption-number"):
+            seen["figure"] += 1
+            assert number.get_text().strip().startswith(figure), (where(page, site), number.get_text())
+        text = article(page).get_text()
+        for english in ("Solution to", "Exercise ", "Fig. "):
+            assert english not in text, (where(page, site), english)
+    assert all(seen.values()), f"no exercise, solution or numbered figure found on the {lang} pages: {seen}"
+
+
+def chrome(path: Path) -> set[str]:
+    """What the theme shows or says around the article: its texts, tooltips and labels."""
+    soup = BeautifulSoup(str(_soup(path)), "html.parser")
+    for tag in soup.find_all(["article", "script", "style"]):
+        tag.decompose()
+    from bs4 import Comment
+
+    found = {
+        s.strip() for s in soup.find_all(string=True) if s.strip() and not isinstance(s, Comment)
+    }
+    for tag in soup.find_all(True):
+        for attribute in ("title", "aria-label", "data-bs-title", "placeholder"):
+            if tag.get(attribute):
+                found.add(tag[attribute].strip())
+    return found
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_theme_speaks_the_language(site, lang):
+    english = {msgid for msgid, text in _messages(lang).items() if text != msgid and "%s" not in msgid}
+    english.discard("Launch on")
+    bad = set()
+    for page in pages(site, lang):
+        for text in chrome(page):
+            if text in english or text.startswith("Launch on "):
+                bad.add((where(page, site), text))
+    assert not bad, f"theme strings in English on the {lang} pages: {sorted(bad)[:15]} ({len(bad)} in all)"
