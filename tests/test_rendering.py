@@ -229,3 +229,24 @@ def test_theme_speaks_the_language(site, lang):
             if text in english or text.startswith("Launch on "):
                 bad.add((where(page, site), text))
     assert not bad, f"theme strings in English on the {lang} pages: {sorted(bad)[:15]} ({len(bad)} in all)"
+
+
+# 5. Citations --------------------------------------------------------------------------------
+
+CITED_PAIR = r"({L}[\w'’-]+) ({word}) ({L}[\w'’-]+)(?:, | \[)(\d{{4}})"
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_citations_join_authors_in_the_language(site, lang):
+    """'Chicco and Jurman [2020]' reads 'Chicco e Jurman' (it, pt), 'y' (es), 'ja' (fi)."""
+    word = _messages(lang)["and"]
+    english, local = [], 0
+    for page in pages(site, lang):
+        for citation in article(page).select(".bibtex-citation, a[href*='references.html#']"):
+            text = re.sub(r"\s+", " ", citation.get_text())
+            english += [(where(page, site), text) for _ in re.finditer(r"\w and \w", text)]
+        text = re.sub(r"\s+", " ", article(page).get_text())
+        english += [(where(page, site), m.group(0)) for m in re.finditer(CITED_PAIR.format(L=r"[A-Z]", word="and"), text)]
+        local += len(re.findall(CITED_PAIR.format(L=r"[A-Z]", word=re.escape(word)), text))
+    assert not english, f"English 'and' in {lang} citations: {english[:10]} ({len(english)} in all)"
+    assert local, f"no two-author citation joined by {word!r} on the {lang} pages"

@@ -20,6 +20,9 @@ numbered-figure prefix "Fig. %s", sphinx-exercise's "Exercise" and "Solution to"
 per language. They are laid over every gettext catalogue Sphinx, the themes and sphinx-exercise use
 (the catalogues' own translations are the fallback, so an untranslated message stays as it was), and
 the template overrides in templates/ put the theme's hard-coded English through the same messages.
+
+The message "and" joins the last two authors of an author-year citation ("Chicco e Jurman"): with
+``bibtex_reference_style = author_year`` the extension swaps in the same style with that word.
 """
 
 from __future__ import annotations
@@ -72,6 +75,29 @@ def on_config_inited(app, config):
             locale.translators[key] = Overlay(table, under)
     # The HTML templates translate with the application's translator (the "sphinx" catalogue).
     app.translator = locale.translators[("general", "sphinx")]
+    if config.bibtex_reference_style == "author_year" and "and" in table:
+        config.bibtex_reference_style = author_year_style(config.ba_language, table["and"])
+
+
+def author_year_style(lang: str, word: str) -> str:
+    """Register sphinxcontrib-bibtex's author-year referencing style with ``word`` for "and";
+    returns the plugin's name."""
+    from dataclasses import dataclass, field
+
+    from sphinxcontrib.bibtex.plugin import register_plugin
+    from sphinxcontrib.bibtex.style.referencing import PersonStyle
+    from sphinxcontrib.bibtex.style.referencing.author_year import AuthorYearReferenceStyle
+
+    def make_person():
+        return PersonStyle(sep2=f" {word} ", last_sep=f" {word} ")
+
+    @dataclass
+    class LocalAuthorYear(AuthorYearReferenceStyle):
+        person: PersonStyle = field(default_factory=make_person)
+
+    name = f"author_year_{lang}"
+    register_plugin("sphinxcontrib.bibtex.style.referencing", name, LocalAuthorYear, force=True)
+    return name
 
 
 def on_builder_inited(app):
