@@ -250,3 +250,54 @@ def test_citations_join_authors_in_the_language(site, lang):
         local += len(re.findall(CITED_PAIR.format(L=r"[A-Z]", word=re.escape(word)), text))
     assert not english, f"English 'and' in {lang} citations: {english[:10]} ({len(english)} in all)"
     assert local, f"no two-author citation joined by {word!r} on the {lang} pages"
+
+
+# 6. Glossary ---------------------------------------------------------------------------------
+
+
+def _headwords(site: Path, lang: str) -> list[str]:
+    soup = _soup(site / lang / "chapters" / lang / "glossary.html")
+    return [re.sub(r"\s+", " ", dt.get_text()).strip().rstrip("¶#").strip() for dt in soup.select("dl.glossary dt")]
+
+
+def _unaccented(text: str) -> str:
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFD", text.casefold()) if not unicodedata.combining(c))
+
+
+@pytest.mark.parametrize("lang", ["en", "it", "es", "pt"])
+def test_glossary_is_in_alphabetical_order(site, lang):
+    words = _headwords(site, lang)
+    assert len(words) > 20
+    keys = [unicodedata_nfd(w).replace("n\u0303", "n{") if lang == "es" else _unaccented(w) for w in words]
+    out_of_order = [(a, b) for a, b, ka, kb in zip(words, words[1:], keys, keys[1:]) if ka > kb]
+    assert not out_of_order, f"{lang} glossary out of alphabetical order: {out_of_order}"
+
+
+def unicodedata_nfd(word: str) -> str:
+    """Spanish key: accents dropped except the tilde of ñ (a letter after n)."""
+    import unicodedata
+
+    text = unicodedata.normalize("NFD", word.casefold())
+    return "".join(c for i, c in enumerate(text) if not unicodedata.combining(c) or (c == "\u0303" and text[i - 1] == "n"))
+
+
+def test_glossary_sorts_accented_words_with_their_letter():
+    from tools.glossary import collation_key
+
+    es = sorted(["puntuación", "pérdida logarítmica", "área bajo la curva", "bootstrap", "ñandú", "nulo", "oro"],
+                key=lambda w: collation_key(w, "es"))
+    assert es == ["área bajo la curva", "bootstrap", "nulo", "ñandú", "oro", "pérdida logarítmica", "puntuación"]
+    fi = sorted(["ääni", "zeta", "öljy", "aamu", "åland"], key=lambda w: collation_key(w, "fi"))
+    assert fi == ["aamu", "zeta", "åland", "ääni", "öljy"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_glossary_code_is_code(site, lang):
+    soup = _soup(site / lang / "chapters" / lang / "glossary.html")
+    codes = {c.get_text() for c in soup.select("dl.glossary dd code")}
+    for expected in ('class_weight="balanced"', 'DummyRegressor(strategy="mean")', "cross_val_predict"):
+        assert expected in codes, f"{expected} is not rendered as code in the {lang} glossary"
+    text = article(site / lang / "chapters" / lang / "glossary.html").get_text()
+    assert not re.search(r"=[”“«»]", text), f"smart quotes in code of the {lang} glossary"
