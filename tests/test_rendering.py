@@ -301,3 +301,13 @@ def test_glossary_code_is_code(site, lang):
         assert expected in codes, f"{expected} is not rendered as code in the {lang} glossary"
     text = article(site / lang / "chapters" / lang / "glossary.html").get_text()
     assert not re.search(r"=[”“«»]", text), f"smart quotes in code of the {lang} glossary"
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_search_page_says_how_many_pages_it_found(site, lang):
+    import json
+
+    text = (site / lang / "_static" / "translations.js").read_text(encoding="utf-8")
+    catalogue = json.loads(text[text.index("{") : text.rindex("}") + 1])
+    found = catalogue["messages"].get("Search finished, found ${resultCount} page(s) matching the search query.")
+    assert found and "${resultCount}" in found, f"the {lang} search page shows no 'found N pages' line"

@@ -79,6 +79,25 @@ def on_config_inited(app, config):
         config.bibtex_reference_style = author_year_style(config.ba_language, table["and"])
 
 
+def on_build_finished(app, exception):
+    """Lay the messages over Sphinx's JavaScript catalogue too (the search page's "found N pages"
+    line is an empty string in the it and fi catalogues, so the page showed nothing)."""
+    import json
+
+    if exception is not None or app.builder.format != "html":
+        return
+    table = messages(app.config.ba_language or app.config.language)
+    path = Path(app.outdir) / "_static" / "translations.js"
+    if not table or not path.exists():
+        return
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index("{"), text.rindex("}") + 1
+    catalogue = json.loads(text[start:end])
+    catalogue["messages"].update(table)
+    body = json.dumps(catalogue, ensure_ascii=False, indent=4, sort_keys=True)
+    path.write_text(text[:start] + body + text[end:], encoding="utf-8")
+
+
 def author_year_style(lang: str, word: str) -> str:
     """Register sphinxcontrib-bibtex's author-year referencing style with ``word`` for "and";
     returns the plugin's name."""
@@ -114,5 +133,6 @@ def setup(app):
     # Before Sphinx (priority 800) and sphinx-exercise (500) read "Fig. %s" and "Exercise" for
     # their numfig_format defaults.
     app.connect("config-inited", on_config_inited, priority=100)
+    app.connect("build-finished", on_build_finished)
     app.connect("builder-inited", on_builder_inited)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
