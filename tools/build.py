@@ -75,6 +75,7 @@ def derived_config(lang: str) -> dict:
     sc = sphinx.setdefault("config", {})
     sc["language"] = config()["course"].get("sphinx_locales", {}).get(lang, lang)
     sc["ba_language"] = lang
+    sc["ba_quotes"] = dict(config()["course"].get("quotes") or {})
     sc["ba_languages"] = languages()
     sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
     sc["ba_switcher_label"] = term("language_label", lang)

@@ -1,14 +1,54 @@
-"""Write the glossary page of a language from the package's terminology table and definitions."""
+"""Write the glossary page of a language from the package's terminology table and definitions.
+
+Headwords are sorted with the language's alphabetical order (:func:`collation_key`), and code in a
+definition (``class_weight="balanced"``, ``DummyRegressor(strategy="mean")``, ``cross_val_predict``)
+is rendered as code (:func:`mark_code`), which also keeps smart quotes out of it.
+"""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from beyond_accuracy.language import LANGUAGES, definition, terms_table
+
+# Letters that the language sorts as letters of their own, after the letter they resemble (Spanish
+# ñ after n) or after z (Finnish å, ä, ö); every other accent is secondary: "área" sorts with the
+# a's, before "áreas" and after "area".
+OWN_LETTERS = {
+    "es": {"ñ": "n{"},
+    "fi": {"å": "z{", "ä": "z|", "ö": "z}"},
+}
+
+# A call (DummyRegressor(strategy="mean")), a keyword argument (class_weight="balanced") or a
+# snake_case name of two or more words (cross_val_predict); not the formulas' n_b or ȳ_b.
+CODE = re.compile(r"`[^`]*`|\b\w+\([^()\s]*\)|\b\w+=\"[^\"]*\"|\b[a-z]{2,}(?:_[a-z]{2,})+\b")
+
+
+def collation_key(text: str, lang: str) -> tuple[str, str, str]:
+    """Sort key for ``text`` in ``lang``: the letters without their accents first (the language's
+    own letters kept in their place), then the accents, then the case."""
+    own = OWN_LETTERS.get(lang, {})
+    folded = text.casefold()
+    primary = []
+    for ch in folded:
+        if ch in own:
+            primary.append(own[ch])
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+        primary.append(base)
+    return "".join(primary), unicodedata.normalize("NFD", folded), text
+
+
+def mark_code(text: str) -> str:
+    """Put the code of a definition in backticks (what is already in backticks stays as it is)."""
+    return CODE.sub(lambda m: m.group(0) if m.group(0).startswith("`") else f"`{m.group(0)}`", text)
 
 
 def glossary_markdown(lang: str) -> str:
     table = terms_table()
     terms = table[table["kind"] == "term"].copy()
-    terms = terms.sort_values(lang, key=lambda s: s.str.casefold())
+    terms = terms.loc[sorted(terms.index, key=lambda key: collation_key(terms.loc[key, lang], lang))]
     t = lambda key: table.loc[key, lang]  # noqa: E731
     others = [code for code in LANGUAGES if code != lang]
     lines = [
@@ -21,7 +61,7 @@ def glossary_markdown(lang: str) -> str:
     ]
     for key, row in terms.iterrows():
         lines.append(row[lang])
-        lines.append(f"  {definition(key, lang)}")
+        lines.append(f"  {mark_code(definition(key, lang))}")
         lines.append("")
         equivalents = " · ".join(f"**{code}** {row[code]}" for code in others)
         lines.append(f"  {t('in_other_languages')}: {equivalents}")
