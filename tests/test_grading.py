@@ -2,7 +2,8 @@
 
 One grading run covers: all answers right, all wrong (typed as a student would), blank (with a
 printed fake "✅ Correct", which must not count), one that raises in the middle, one that sleeps
-past the time limit, a text file renamed .ipynb, an empty notebook and the answer key itself."""
+past the time limit, a text file renamed .ipynb, an empty notebook, the answer key itself and a
+right submission whose language cell was changed (graded with the lab's own)."""
 
 import csv
 import shutil
@@ -65,6 +66,10 @@ def grades(tmp_path_factory):
         _insert_after_check(_filled(student, _solutions()), "counts", "import time\ntime.sleep(600)"),
         folder / "sleeps.ipynb",
     )
+    relanguaged = _filled(student, _solutions())
+    language_cell = next(c for c in relanguaged.cells if c.cell_type == "code")
+    language_cell.source = 'LANG = "it"  # the student switched the lab to Italian'
+    nbformat.write(relanguaged, folder / "language.ipynb")
     (folder / "text.ipynb").write_text("my answers: 39, 2, 4, 69\n", encoding="utf-8")
     nbformat.write(nbformat.v4.new_notebook(), folder / "empty.ipynb")
     shutil.copy(KEY, folder / "key.ipynb")
@@ -94,6 +99,7 @@ def test_every_submission_has_a_row(grades):
             "text.ipynb",
             "empty.ipynb",
             "key.ipynb",
+            "language.ipynb",
         ]
     )
 
@@ -120,6 +126,8 @@ def test_bad_submissions_get_a_reason(grades):
     assert "time limit" in rows["sleeps.ipynb"]["reason"]
     assert rows["text.ipynb"]["reason"].startswith("not a notebook")
     assert rows["empty.ipynb"]["reason"] == "empty notebook"
+    assert statuses(rows["language.ipynb"]) == ["correct"] * 4  # graded with the lab's own language cell
+    assert "language cell changed" in rows["language.ipynb"]["reason"]
     feedback = (out / "feedback" / "wrong.md").read_text(encoding="utf-8")
     assert "Not yet" in feedback and "Points: 0 / 4" in feedback
     assert "39" not in (out / "feedback" / "blank.md").read_text(encoding="utf-8")
