@@ -250,7 +250,7 @@ budget_75 = Exercise(
             hint=texts(
                 "Off by one: that is the position counted from 0. The budget counts opened images from 1.",
                 "C'è uno scarto di uno: è la posizione contata da 0. Il budget conta le immagini aperte da 1.",
-                "Error de uno: es la posición contada desde 0. El presupuesto cuenta las imágenes abiertas desde 1.",
+                "Te has desviado en uno: esa es la posición contada desde 0. El presupuesto cuenta las imágenes abiertas desde 1.",
                 "Errou por um: é a posição contada a partir de 0. O orçamento conta as imagens abertas a partir de 1.",
                 "Yhdellä pielessä: tämä on nollasta laskettu sijainti. Budjetti laskee avatut kuvat ykkösestä.",
             ),
