@@ -399,7 +399,7 @@ micro_f1 = Exercise(
                 "El promedio macro es la media simple de las diez F1 por clase, y cada clase aporta una "
                 "décima parte del voto. El promedio micro suma los recuentos de todas las clases antes de "
                 "calcular una sola F1.",
-                "A média macro é a média simples das dez F1 por classe: cada classe tem um décimo do voto. "
+                "A média macro é a média simples das dez F1 por classe, em que cada classe pesa um décimo. "
                 "A média micro soma as contagens de todas as classes antes de calcular uma única F1.",
                 "Makrokeskiarvo on kymmenen luokkakohtaisen F1:n tavallinen keskiarvo, jossa jokaisella "
                 "luokalla on kymmenesosa painosta. Mikrokeskiarvo laskee ensin kaikkien luokkien "

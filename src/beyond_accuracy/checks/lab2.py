@@ -300,7 +300,7 @@ best_lever = Exercise(
                 "Esa palanca tiene la mejor F1, que pone el mismo precio a una falsa alarma y a un fraude "
                 "no detectado. El banco no: calcula el coste esperado.",
                 "Essa alavanca tem a melhor F1, que dá o mesmo preço a um alarme falso e a uma fraude não "
-                "detectada. O banco não: calcule o custo esperado.",
+                "detectada. O banco, não: calcule o custo esperado.",
                 "Tällä vivulla on paras F1, joka hinnoittelee väärän hälytyksen ja ohitetun petoksen "
                 "samoin. Pankki ei hinnoittele niitä samoin: laske odotettu kustannus.",
             ),
