@@ -281,7 +281,7 @@ best_f2 = Exercise(
         "Choose a decision threshold on validation data by the metric that fits the costs (F2 for screening).",
         "Scegliere una soglia di decisione sui dati di validazione con la metrica adatta ai costi (F2 per lo screening).",
         "Elegir un umbral de decisión en validación con la métrica que se ajusta a los costes (la F2 para el cribado).",
-        "Escolher um limiar de decisão na validação com a métrica adequada aos custos (o F2, no rastreamento).",
+        "Escolher um limiar de decisão na validação com a métrica adequada aos custos (a F2, no rastreamento).",
         "Valita päätöskynnys validointiaineistolla kustannuksiin sopivalla mittarilla (seulonnassa F2).",
     ),
     hint=texts(
@@ -291,8 +291,8 @@ best_f2 = Exercise(
         "a threshold_table(..., betas=(2,))) e prendi la soglia in cui è massimo; in caso di parità, la più bassa.",
         "Calcula la F2 = 5 TP / (5 TP + 4 FN + FP) en cada umbral del barrido (o deja que la añada "
         "threshold_table(..., betas=(2,))) y toma el umbral donde es máxima; si hay empate, el más bajo.",
-        "Calcule o F2 = 5 TP / (5 TP + 4 FN + FP) em cada limiar da varredura (ou deixe que "
-        "threshold_table(..., betas=(2,)) o acrescente) e pegue o limiar em que ele é máximo; em caso de "
+        "Calcule a F2 = 5 TP / (5 TP + 4 FN + FP) em cada limiar da varredura (ou deixe que "
+        "threshold_table(..., betas=(2,)) a acrescente) e pegue o limiar em que ela é máxima; em caso de "
         "empate, o mais baixo.",
         "Laske F2 = 5 TP / (5 TP + 4 FN + FP) jokaisella läpikäynnin kynnysarvolla (tai anna "
         "threshold_table(..., betas=(2,)) -funktion lisätä se) ja valitse kynnysarvo, jolla se on suurin; "
@@ -306,7 +306,7 @@ best_f2 = Exercise(
                 "the best threshold by F1",
                 "la soglia migliore per F1",
                 "el mejor umbral según la F1",
-                "o melhor limiar pelo F1",
+                "o melhor limiar pela F1",
                 "paras kynnysarvo F1:n mukaan",
             ),
             hint=texts(
@@ -316,7 +316,7 @@ best_f2 = Exercise(
                 "sceglie una soglia più bassa.",
                 "Es el umbral que prefiere la F1. La F2 pondera más la exhaustividad que la precisión, así "
                 "que suele elegir un umbral más bajo.",
-                "É o limiar preferido pelo F1. O F2 dá mais peso à revocação do que à precisão, por isso "
+                "É o limiar preferido pela F1. A F2 dá mais peso à revocação do que à precisão, por isso "
                 "costuma escolher um limiar mais baixo.",
                 "Tämä on F1:n suosima kynnysarvo. F2 painottaa herkkyyttä enemmän kuin täsmällisyyttä, "
                 "joten se valitsee yleensä matalamman kynnysarvon.",
@@ -336,7 +336,7 @@ best_f2 = Exercise(
                 "0.5 is the default of .predict(), not a choice made by F2. Compute F2 at every threshold of the sweep.",
                 "0,5 è la soglia predefinita di .predict(), non una scelta di F2. Calcola F2 lungo la scansione.",
                 "0,5 es el umbral por defecto de .predict(), no una elección de la F2. Calcula la F2 a lo largo del barrido.",
-                "0,5 é o limiar padrão de .predict(), não uma escolha do F2. Calcule o F2 em cada limiar da varredura.",
+                "0,5 é o limiar padrão de .predict(), não uma escolha da F2. Calcule a F2 em cada limiar da varredura.",
                 "0,5 on .predict()-metodin oletus, ei F2:n valinta. Laske F2 jokaisella läpikäynnin kynnysarvolla.",
             ),
         ),
@@ -354,7 +354,7 @@ best_f2 = Exercise(
                 "Several thresholds share the best F2: the exercise asks for the lowest of them.",
                 "Più soglie hanno lo stesso F2 migliore: l'esercizio chiede la più bassa.",
                 "Varios umbrales comparten la mejor F2: el ejercicio pide el más bajo.",
-                "Vários limiares empatam no melhor F2: o exercício pede o mais baixo.",
+                "Vários limiares empatam na melhor F2: o exercício pede o mais baixo.",
                 "Usealla kynnysarvolla on sama paras F2: tehtävä pyytää niistä pienintä.",
             ),
         ),
@@ -381,7 +381,7 @@ micro_f1 = Exercise(
         "decimali, con ogni numero della colonna f1-score sotto le righe delle dieci cifre.",
         'Calcula f1_score(..., average="micro") con las mismas imágenes que el informe y compárala, con '
         "tres decimales, con cada número de la columna f1-score que hay debajo de las filas de los diez dígitos.",
-        'Calcule f1_score(..., average="micro") nas mesmas imagens do relatório e compare-o, com três '
+        'Calcule f1_score(..., average="micro") nas mesmas imagens do relatório e compare-a, com três '
         "casas decimais, com cada número da coluna f1-score abaixo das linhas dos dez dígitos.",
         'Laske f1_score(..., average="micro") samoista kuvista kuin raportti ja vertaa sitä kolmen '
         "desimaalin tarkkuudella f1-score-sarakkeen jokaiseen lukuun kymmenen numerorivin alla.",
@@ -399,8 +399,8 @@ micro_f1 = Exercise(
                 "El promedio macro es la media simple de las diez F1 por clase, y cada clase aporta una "
                 "décima parte del voto. El promedio micro suma los recuentos de todas las clases antes de "
                 "calcular una sola F1.",
-                "A média macro é a média simples dos dez F1 por classe: cada classe tem um décimo do voto. "
-                "A média micro soma as contagens de todas as classes antes de calcular um único F1.",
+                "A média macro é a média simples das dez F1 por classe, em que cada classe pesa um décimo. "
+                "A média micro soma as contagens de todas as classes antes de calcular uma única F1.",
                 "Makrokeskiarvo on kymmenen luokkakohtaisen F1:n tavallinen keskiarvo, jossa jokaisella "
                 "luokalla on kymmenesosa painosta. Mikrokeskiarvo laskee ensin kaikkien luokkien "
                 "lukumäärät yhteen ja vasta sitten yhden F1:n.",
@@ -419,7 +419,7 @@ micro_f1 = Exercise(
                 "micro ma non è lo stesso numero. Confronta a tre decimali.",
                 "El promedio ponderado pondera la F1 de cada clase por su soporte: aquí se parece a la "
                 "micro-F1, pero no es el mismo número. Compara con tres decimales.",
-                "A média ponderada pondera o F1 de cada classe pelo seu suporte: aqui fica perto do "
+                "A média ponderada pondera a F1 de cada classe pelo seu suporte: aqui fica perto da "
                 "micro-F1, mas não é o mesmo número. Compare com três casas decimais.",
                 "Painotettu keskiarvo painottaa kunkin luokan F1:tä sen koolla (support); tässä se on lähellä "
                 "mikro-F1:tä mutta ei sama luku. Vertaa kolmen desimaalin tarkkuudella.",

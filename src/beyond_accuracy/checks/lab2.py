@@ -266,7 +266,7 @@ best_lever = Exercise(
         "Compare ways of handling class imbalance by the expected cost of their decisions, not by F1.",
         "Confrontare modi di gestire lo sbilanciamento con il costo atteso delle decisioni, non con l'F1.",
         "Comparar formas de tratar el desequilibrio de clases por el coste esperado de sus decisiones, no por la F1.",
-        "Comparar formas de lidar com o desbalanceamento de classes pelo custo esperado das decisões, não pelo F1.",
+        "Comparar formas de lidar com o desbalanceamento de classes pelo custo esperado das decisões, não pela F1.",
         "Verrata luokkaepätasapainon käsittelytapoja päätösten odotetulla kustannuksella, ei F1:llä.",
     ),
     hint=texts(
@@ -289,7 +289,7 @@ best_lever = Exercise(
                 "the lever with the best F1",
                 "la leva con l'F1 migliore",
                 "la palanca con la mejor F1",
-                "a alavanca com o melhor F1",
+                "a alavanca com a melhor F1",
                 "vipu, jolla on paras F1",
             ),
             hint=texts(
@@ -299,8 +299,8 @@ best_lever = Exercise(
                 "mancata. La banca no: calcola il costo atteso.",
                 "Esa palanca tiene la mejor F1, que pone el mismo precio a una falsa alarma y a un fraude "
                 "no detectado. El banco no: calcula el coste esperado.",
-                "Essa alavanca tem o melhor F1, que dá o mesmo preço a um alarme falso e a uma fraude não "
-                "detectada. O banco não: calcule o custo esperado.",
+                "Essa alavanca tem a melhor F1, que dá o mesmo preço a um alarme falso e a uma fraude não "
+                "detectada. O banco, não: calcule o custo esperado.",
                 "Tällä vivulla on paras F1, joka hinnoittelee väärän hälytyksen ja ohitetun petoksen "
                 "samoin. Pankki ei hinnoittele niitä samoin: laske odotettu kustannus.",
             ),
