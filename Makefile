@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 .PHONY: setup book student test notebooks figures bench serve lock clean grade \
-        editions instructor slides lab colab publish unit linkcheck wheel translations
+        editions instructor slides lab colab publish unit linkcheck wheel translations typography
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ lab: $(LAB_STAMP)          ## JupyterLab on the student notebooks of a language:
 TR_LANG := $(if $(filter $(LANG),it es pt fi),--lang $(LANG))
 translations: $(STAMP)     ## translated pages behind English: CHECK=1 fails on any; RECORD=1 [LANG=it] [PAGES=...] records
 	$(PY) -m tools.translations $(if $(CHECK),--check) $(if $(RECORD),--record $(PAGES)) $(TR_LANG)
+
+# `make typography` applies the typographic rules of each language to the prose of the chapter and
+# lab sources (tools/typography.py); CHECK=1 changes nothing and exits 1 if a source needs changes.
+typography: $(STAMP)       ## per-language typography of the sources' prose: CHECK=1 fails if any needs it
+	$(PY) -m tools.typography $(if $(CHECK),--check)
 
 colab: $(STAMP)            ## Colab-like run of every lab (needs the package index; ARGS=--chapters for chapters too)
 	$(PY) -m tools.colab $(ARGS)
