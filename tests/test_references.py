@@ -137,3 +137,23 @@ def test_bibliography_style_formats_every_entry(lang):
     assert "others" not in " ".join(e.text.render_as("text") for e in formatted.values())
     assert formatted["vanrijsbergen1979"].label == "van Rijsbergen, 1979"
     assert formatted["brier1950"].label == "Brier, 1950"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_code_output_plots_have_alt_text_in_the_language(site, lang):
+    """The plots of code cells say what they are in the page's language, never a file path."""
+    prefix = _word(lang, "Plot drawn by the code above: %s").split("%s")[0]
+    plots, bad = 0, []
+    for page in sorted((site / lang).rglob("*.html")):
+        if "_static" in page.parts or "slides" in page.parts:
+            continue
+        for img in _soup(page).find_all("img"):
+            alt = img.get("alt", "")
+            if not alt or "_images/" in alt or "../" in alt or re.search(r"\.(png|jpe?g|svg|gif)$", alt, re.I):
+                bad.append((page.name, alt))
+        for img in _soup(page).select(".cell_output img"):
+            plots += 1
+            if not img.get("alt", "").startswith(prefix) or len(img["alt"]) <= len(prefix):
+                bad.append((page.name, img.get("alt")))
+    assert plots >= 20, f"{lang}: only {plots} code-output plots found"
+    assert not bad, f"{lang}: images whose alt text is a file path or missing: {bad[:5]} ({len(bad)} in all)"

@@ -295,6 +295,28 @@ def bibliography_style(lang: str, table: dict[str, str]) -> str:
     return f"ba_{lang}"
 
 
+PLOT_ALT = "Plot drawn by the code above: %s"
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif")
+
+
+def on_doctree_resolved(app, doctree, docname):
+    """A plot of a code cell's output (MyST-NB gives it no alt text, so the HTML said the image's
+    file path) is described in the page's language: "Grafico prodotto dal codice qui sopra: <the
+    title of the section it is in>"."""
+    from docutils import nodes
+
+    template = messages(app.config.ba_language or app.config.language).get(PLOT_ALT, PLOT_ALT)
+    for image in doctree.findall(nodes.image):
+        alt = image.get("alt", "")
+        if alt and not alt.lower().endswith(IMAGE_SUFFIXES):
+            continue
+        section = image.parent
+        while section is not None and not isinstance(section, nodes.section):
+            section = section.parent
+        title = section[0].astext() if section is not None and len(section) else app.config.project
+        image["alt"] = template.replace("%s", title)
+
+
 def on_builder_inited(app):
     quotes = app.config.ba_quotes or {}
     if quotes:
@@ -312,4 +334,5 @@ def setup(app):
     app.connect("config-inited", on_config_inited, priority=100)
     app.connect("build-finished", on_build_finished)
     app.connect("builder-inited", on_builder_inited)
+    app.connect("doctree-resolved", on_doctree_resolved)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
