@@ -32,8 +32,8 @@ def _messages(lang: str) -> dict[str, str]:
 
 
 def _word(lang: str, msgid: str) -> str:
-    """The translation of a message, or the message itself in English."""
-    return _messages(lang).get(msgid, msgid)
+    """The translation of a message, or the message itself (without its "bibliography:") in English."""
+    return _messages(lang).get(msgid, msgid.removeprefix("bibliography:"))
 
 
 def reference_list(site: Path, lang: str) -> dict[str, tuple[str, str]]:
