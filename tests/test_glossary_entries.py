@@ -1,0 +1,53 @@
+"""The glossary has an entry for every term the chapters send readers to (issue 12): the headword
+is the term the pages of each language use, and every language has a definition."""
+
+from __future__ import annotations
+
+import pytest
+
+from tools.project import ROOT, languages
+
+LANGS = languages()
+# key: a phrase the headword of each language contains (the term its chapters and labs use)
+SENT_TO = {
+    "unweighted_kappa": {"en": "unweighted kappa", "it": "kappa non pesato", "es": "kappa sin ponderar",
+                         "pt": "kappa sem ponderação", "fi": "painottamaton kappa"},
+    "micro_average": {"en": "micro averaging", "it": "media micro", "es": "promedio micro",
+                      "pt": "média micro", "fi": "mikrokeskiarvo"},
+    "macro_average": {"en": "macro averaging", "it": "media macro", "es": "promedio macro",
+                      "pt": "média macro", "fi": "makrokeskiarvo"},
+    "undersampling": {"en": "undersampling", "it": "sottocampionamento", "es": "submuestreo",
+                      "pt": "subamostragem", "fi": "alinäytteistys"},
+    "platt_scaling": {"en": "Platt scaling", "it": "calibrazione di Platt", "es": "escalado de Platt",
+                      "pt": "calibração de Platt", "fi": "Plattin skaalaus"},
+    "cut_point": {"en": "cut-point", "it": "punto di taglio", "es": "punto de corte",
+                  "pt": "ponto de corte", "fi": "katkaisukohta"},
+    "cumulative_logit": {"en": "cumulative logit", "it": "logit cumulativo", "es": "logit acumulado",
+                         "pt": "logito cumulativo", "fi": "kumulatiivinen logit"},
+}
+
+
+def _rows(name: str) -> dict[str, dict[str, str]]:
+    import csv
+
+    path = ROOT / "src" / "beyond_accuracy" / "data" / name
+    with path.open(encoding="utf-8", newline="") as fh:
+        return {row["key"]: row for row in csv.DictReader(fh)}
+
+
+@pytest.mark.parametrize("key", sorted(SENT_TO))
+def test_term_has_a_glossary_entry_in_every_language(key):
+    terms, definitions = _rows("terms.csv"), _rows("definitions.csv")
+    assert terms[key]["kind"] == "term"
+    for lang in LANGS:
+        assert SENT_TO[key][lang] in terms[key][lang], (key, lang, terms[key][lang])
+        assert len(definitions[key][lang]) > 80, (key, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_glossary_lists_them(lang):
+    from tools.glossary import glossary_markdown
+
+    glossary = glossary_markdown(lang)
+    missing = [key for key, words in SENT_TO.items() if words[lang] not in glossary]
+    assert not missing, f"{lang}: glossary entries missing: {missing}"
