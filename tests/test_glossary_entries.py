@@ -10,20 +10,55 @@ from tools.project import ROOT, languages
 LANGS = languages()
 # key: a phrase the headword of each language contains (the term its chapters and labs use)
 SENT_TO = {
-    "unweighted_kappa": {"en": "unweighted kappa", "it": "kappa non pesato", "es": "kappa sin ponderar",
-                         "pt": "kappa sem ponderação", "fi": "painottamaton kappa"},
-    "micro_average": {"en": "micro averaging", "it": "media micro", "es": "promedio micro",
-                      "pt": "média micro", "fi": "mikrokeskiarvo"},
-    "macro_average": {"en": "macro averaging", "it": "media macro", "es": "promedio macro",
-                      "pt": "média macro", "fi": "makrokeskiarvo"},
-    "undersampling": {"en": "undersampling", "it": "sottocampionamento", "es": "submuestreo",
-                      "pt": "subamostragem", "fi": "alinäytteistys"},
-    "platt_scaling": {"en": "Platt scaling", "it": "calibrazione di Platt", "es": "escalado de Platt",
-                      "pt": "calibração de Platt", "fi": "Plattin skaalaus"},
-    "cut_point": {"en": "cut-point", "it": "punto di taglio", "es": "punto de corte",
-                  "pt": "ponto de corte", "fi": "katkaisukohta"},
-    "cumulative_logit": {"en": "cumulative logit", "it": "logit cumulativo", "es": "logit acumulado",
-                         "pt": "logito cumulativo", "fi": "kumulatiivinen logit"},
+    "unweighted_kappa": {
+        "en": "unweighted kappa",
+        "it": "kappa non pesato",
+        "es": "kappa sin ponderar",
+        "pt": "kappa sem ponderação",
+        "fi": "painottamaton kappa",
+    },
+    "micro_average": {
+        "en": "micro averaging",
+        "it": "media micro",
+        "es": "promedio micro",
+        "pt": "média micro",
+        "fi": "mikrokeskiarvo",
+    },
+    "macro_average": {
+        "en": "macro averaging",
+        "it": "media macro",
+        "es": "promedio macro",
+        "pt": "média macro",
+        "fi": "makrokeskiarvo",
+    },
+    "undersampling": {
+        "en": "undersampling",
+        "it": "sottocampionamento",
+        "es": "submuestreo",
+        "pt": "subamostragem",
+        "fi": "alinäytteistys",
+    },
+    "platt_scaling": {
+        "en": "Platt scaling",
+        "it": "calibrazione di Platt",
+        "es": "escalado de Platt",
+        "pt": "calibração de Platt",
+        "fi": "Plattin skaalaus",
+    },
+    "cut_point": {
+        "en": "cut-point",
+        "it": "punto di taglio",
+        "es": "punto de corte",
+        "pt": "ponto de corte",
+        "fi": "katkaisukohta",
+    },
+    "cumulative_logit": {
+        "en": "cumulative logit",
+        "it": "logit cumulativo",
+        "es": "logit acumulado",
+        "pt": "logito cumulativo",
+        "fi": "kumulatiivinen logit",
+    },
 }
 
 

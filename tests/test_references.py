@@ -8,7 +8,7 @@ carries a description of the figure, not a file path, as its alt text.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -20,7 +20,7 @@ LANGS = languages()
 OTHERS = [lang for lang in LANGS if lang != "en"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -105,7 +105,9 @@ def test_no_english_words_of_the_bibliography_style(site, lang):
     in English (the "and" between authors: the test above)."""
     # Italian says "In" too.
     english_in = r"\. In |" if _word(lang, "bibliography:In") != "In" else ""
-    english = re.compile(english_in + r"\bpages \d|\d edition\b|\bChapter \d|\bsection \d|\b(?:editors?|visited on)\b")
+    english = re.compile(
+        english_in + r"\bpages \d|\d edition\b|\bChapter \d|\bsection \d|\b(?:editors?|visited on)\b"
+    )
     texts = [("references", text) for _, text in reference_list(site, lang).values()]
     texts += [(page, tip) for page, _, _, tip in citations(site, lang) if tip]
     bad = [(page, m.group(0), text[:90]) for page, text in texts for m in english.finditer(text)]
@@ -149,7 +151,12 @@ def test_code_output_plots_have_alt_text_in_the_language(site, lang):
             continue
         for img in _soup(page).find_all("img"):
             alt = img.get("alt", "")
-            if not alt or "_images/" in alt or "../" in alt or re.search(r"\.(png|jpe?g|svg|gif)$", alt, re.I):
+            if (
+                not alt
+                or "_images/" in alt
+                or "../" in alt
+                or re.search(r"\.(png|jpe?g|svg|gif)$", alt, re.I)
+            ):
                 bad.append((page.name, alt))
         for img in _soup(page).select(".cell_output img"):
             plots += 1

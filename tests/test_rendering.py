@@ -7,7 +7,7 @@ the sources, and names the page and the offending text when it fails.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -23,12 +23,15 @@ def pages(site: Path, lang: str) -> list[Path]:
     """Every page of a language's site (not Sphinx's generated index and search pages)."""
     skip = {"genindex.html", "search.html"}
     return sorted(
-        p for p in (site / lang).rglob("*.html") if p.name not in skip and "_static" not in p.parts
+        p
+        for p in (site / lang).rglob("*.html")
+        if p.name not in skip
+        and "_static" not in p.parts
         and "slides" not in p.relative_to(site / lang).parts
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _soup(path: Path) -> BeautifulSoup:
     return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
@@ -77,7 +80,9 @@ def test_apostrophes_are_apostrophes(site, lang):
     # Finnish quotes are ”…” (both marks closing), so an unopened ” after a letter is right there;
     # the between-letters check still applies to Finnish below.
     bad = [
-        (where(page, site), hit) for page in pages(site, lang) for text in blocks(page)
+        (where(page, site), hit)
+        for page in pages(site, lang)
+        for text in blocks(page)
         for hit in misquoted_apostrophes(text)
     ]
     assert not bad, f"apostrophes typeset as quotation marks: {bad[:10]} ({len(bad)} in all)"
@@ -85,7 +90,9 @@ def test_apostrophes_are_apostrophes(site, lang):
 
 def test_finnish_apostrophes_are_apostrophes(site):
     bad = [
-        (where(page, site), m.group(0)) for page in pages(site, "fi") for text in blocks(page)
+        (where(page, site), m.group(0))
+        for page in pages(site, "fi")
+        for text in blocks(page)
         for m in re.finditer(rf"{LETTER}[“‘]{LETTER}", text)
     ]
     assert not bad, f"apostrophes typeset as quotation marks: {bad[:10]}"
@@ -147,7 +154,9 @@ def unclosed_fences(text: str) -> list[str]:
     return bad
 
 
-@pytest.mark.parametrize("path", list(_markdown_sources()), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path", list(_markdown_sources()), ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}"
+)
 def test_colon_fences_are_closed_on_their_own_line(path):
     bad = unclosed_fences(path.read_text(encoding="utf-8"))
     assert not bad, f"{path.name}: {bad}"
@@ -209,9 +218,7 @@ def chrome(path: Path) -> set[str]:
         tag.decompose()
     from bs4 import Comment
 
-    found = {
-        s.strip() for s in soup.find_all(string=True) if s.strip() and not isinstance(s, Comment)
-    }
+    found = {s.strip() for s in soup.find_all(string=True) if s.strip() and not isinstance(s, Comment)}
     for tag in soup.find_all(True):
         for attribute in ("title", "aria-label", "data-bs-title", "placeholder"):
             if tag.get(attribute):
@@ -246,7 +253,10 @@ def test_citations_join_authors_in_the_language(site, lang):
             text = re.sub(r"\s+", " ", citation.get_text())
             english += [(where(page, site), text) for _ in re.finditer(r"\w and \w", text)]
         text = re.sub(r"\s+", " ", article(page).get_text())
-        english += [(where(page, site), m.group(0)) for m in re.finditer(CITED_PAIR.format(L=r"[A-Z]", word="and"), text)]
+        english += [
+            (where(page, site), m.group(0))
+            for m in re.finditer(CITED_PAIR.format(L=r"[A-Z]", word="and"), text)
+        ]
         local += len(re.findall(CITED_PAIR.format(L=r"[A-Z]", word=re.escape(word)), text))
     assert not english, f"English 'and' in {lang} citations: {english[:10]} ({len(english)} in all)"
     assert local, f"no two-author citation joined by {word!r} on the {lang} pages"
@@ -257,7 +267,10 @@ def test_citations_join_authors_in_the_language(site, lang):
 
 def _headwords(site: Path, lang: str) -> list[str]:
     soup = _soup(site / lang / "chapters" / lang / "glossary.html")
-    return [re.sub(r"\s+", " ", dt.get_text()).strip().rstrip("¶#").strip() for dt in soup.select("dl.glossary dt")]
+    return [
+        re.sub(r"\s+", " ", dt.get_text()).strip().rstrip("¶#").strip()
+        for dt in soup.select("dl.glossary dt")
+    ]
 
 
 def _unaccented(text: str) -> str:
@@ -280,15 +293,29 @@ def unicodedata_nfd(word: str) -> str:
     import unicodedata
 
     text = unicodedata.normalize("NFD", word.casefold())
-    return "".join(c for i, c in enumerate(text) if not unicodedata.combining(c) or (c == "\u0303" and text[i - 1] == "n"))
+    return "".join(
+        c
+        for i, c in enumerate(text)
+        if not unicodedata.combining(c) or (c == "\u0303" and text[i - 1] == "n")
+    )
 
 
 def test_glossary_sorts_accented_words_with_their_letter():
     from tools.glossary import collation_key
 
-    es = sorted(["puntuación", "pérdida logarítmica", "área bajo la curva", "bootstrap", "ñandú", "nulo", "oro"],
-                key=lambda w: collation_key(w, "es"))
-    assert es == ["área bajo la curva", "bootstrap", "nulo", "ñandú", "oro", "pérdida logarítmica", "puntuación"]
+    es = sorted(
+        ["puntuación", "pérdida logarítmica", "área bajo la curva", "bootstrap", "ñandú", "nulo", "oro"],
+        key=lambda w: collation_key(w, "es"),
+    )
+    assert es == [
+        "área bajo la curva",
+        "bootstrap",
+        "nulo",
+        "ñandú",
+        "oro",
+        "pérdida logarítmica",
+        "puntuación",
+    ]
     fi = sorted(["ääni", "zeta", "öljy", "aamu", "åland"], key=lambda w: collation_key(w, "fi"))
     assert fi == ["aamu", "zeta", "åland", "ääni", "öljy"]
 
@@ -309,5 +336,7 @@ def test_search_page_says_how_many_pages_it_found(site, lang):
 
     text = (site / lang / "_static" / "translations.js").read_text(encoding="utf-8")
     catalogue = json.loads(text[text.index("{") : text.rindex("}") + 1])
-    found = catalogue["messages"].get("Search finished, found ${resultCount} page(s) matching the search query.")
+    found = catalogue["messages"].get(
+        "Search finished, found ${resultCount} page(s) matching the search query."
+    )
     assert found and "${resultCount}" in found, f"the {lang} search page shows no 'found N pages' line"

@@ -121,14 +121,14 @@ def test_glossary_mid_sentence_lowercase():
 NOT_PROSE = (
     FM
     + 'Texto "a" con 10%.\n\n'
-    + "```{code-cell} ipython3\n:tags: [hide-cell]\nx = \"a\"  # 10% of 20000, 20 000\nprint(f\"{x}\")\n```\n\n"
-    + "```python\ns = \"b\" # 1 000 %\n```\n\n"
+    + '```{code-cell} ipython3\n:tags: [hide-cell]\nx = "a"  # 10% of 20000, 20 000\nprint(f"{x}")\n```\n\n'
+    + '```python\ns = "b" # 1 000 %\n```\n\n'
     + 'Con `"x" 10%` y {glue:text}`acc_10%` y $p = 10\\%$ y $$\n"q" 20000\n$$ y <https://a.org/"x"?p=10%25>.\n\n'
     + '[enlace](https://e.org/a%20b "título") y https://x.org/20000?a="b"\n\n'
-    + "$$\n\\text{\"a\"} 20000\n$$\n\n"
-    + "```{figure} figures/x.svg\n:alt: Una \"figura\" con 10% y 20000\n:name: fig-x\n\nPie \"de\" figura con 10%.\n```\n\n"
-    + ":::{admonition} Título \"con\" 10%\n:class: tip\nCuerpo \"a\".\n:::\n\n"
-    + "<!-- \"comentario\" 10% -->\n% comentario \"myst\" 10%\n(target-20000)=\n"
+    + '$$\n\\text{"a"} 20000\n$$\n\n'
+    + '```{figure} figures/x.svg\n:alt: Una "figura" con 10% y 20000\n:name: fig-x\n\nPie "de" figura con 10%.\n```\n\n'
+    + ':::{admonition} Título "con" 10%\n:class: tip\nCuerpo "a".\n:::\n\n'
+    + '<!-- "comentario" 10% -->\n% comentario "myst" 10%\n(target-20000)=\n'
 )
 
 
@@ -145,8 +145,8 @@ def test_code_math_glue_urls_options_front_matter_untouched():
 
 def test_code_inside_exercises_untouched():
     src = (
-        "````{exercise}\n:label: ex-1\n\nUn \"ejercicio\".\n\n```{code-cell} ipython3\ny = \"z\" # 10%\n```\n````\n\n"
-        "````{solution} ex-1\n:class: dropdown\n\n```{code-cell} ipython3\nw = \"v\"\n```\nFin \"ya\".\n````\n"
+        '````{exercise}\n:label: ex-1\n\nUn "ejercicio".\n\n```{code-cell} ipython3\ny = "z" # 10%\n```\n````\n\n'
+        '````{solution} ex-1\n:class: dropdown\n\n```{code-cell} ipython3\nw = "v"\n```\nFin "ya".\n````\n'
     )
     assert fix(src, "es") == src.replace('Un "ejercicio"', "Un «ejercicio»").replace('Fin "ya"', "Fin «ya»")
 

@@ -58,13 +58,33 @@ RULES = {
 
 # --------------------------------------------------------------------------- splitting the source
 
-_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,}|:{3,})\s*(?:\{(?P<name>[\w:.-]+)\})?(?P<rest>.*)$")
+_FENCE = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<mark>`{3,}|~{3,}|:{3,})\s*(?:\{(?P<name>[\w:.-]+)\})?(?P<rest>.*)$"
+)
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:\s|$)")
 # directives whose body is prose; the ones in _TITLED also have a prose title as argument
 _PROSE_DIRECTIVES = {
-    "admonition", "note", "warning", "tip", "important", "caution", "hint", "attention", "danger",
-    "error", "seealso", "exercise", "solution", "figure", "margin", "sidebar", "topic", "dropdown",
-    "epigraph", "card", "tab-item",
+    "admonition",
+    "note",
+    "warning",
+    "tip",
+    "important",
+    "caution",
+    "hint",
+    "attention",
+    "danger",
+    "error",
+    "seealso",
+    "exercise",
+    "solution",
+    "figure",
+    "margin",
+    "sidebar",
+    "topic",
+    "dropdown",
+    "epigraph",
+    "card",
+    "tab-item",
 }
 _TITLED = {"admonition", "topic", "sidebar", "dropdown", "card", "tab-item"}
 
@@ -203,7 +223,9 @@ def _mask(text: str) -> tuple[str, list[str]]:
 def _unmask(text: str, spans: list[str]) -> str:
     if not spans:
         return text
-    return re.sub(f"[{chr(_PUA)}-{chr(_PUA + len(spans) - 1)}]", lambda m: spans[ord(m.group(0)) - _PUA], text)
+    return re.sub(
+        f"[{chr(_PUA)}-{chr(_PUA + len(spans) - 1)}]", lambda m: spans[ord(m.group(0)) - _PUA], text
+    )
 
 
 # --------------------------------------------------------------------------- the rules
@@ -264,7 +286,7 @@ def heading_dash(text: str) -> str:
     return re.sub(r"(?m)^(#{1,6}[ \t]+)(.*)$", fix, text)
 
 
-_DQ = "\"“”«»„"
+_DQ = '"“”«»„'
 _OPENERS = "“«„"
 _CLOSERS = "”»"
 
@@ -363,7 +385,9 @@ def fix_source(text: str, lang: str) -> str:
 
 
 def sources(root: Path = ROOT, langs: tuple[str, ...] = LANGS) -> list[Path]:
-    return sorted(p for kind in ("chapters", "labs") for lang in langs for p in (root / kind / lang).glob("*.md"))
+    return sorted(
+        p for kind in ("chapters", "labs") for lang in langs for p in (root / kind / lang).glob("*.md")
+    )
 
 
 def language_of(path: Path) -> str:
@@ -372,7 +396,11 @@ def language_of(path: Path) -> str:
 
 def check(paths: list[Path]) -> list[Path]:
     """The sources that the rules would change."""
-    return [p for p in paths if fix_source(p.read_text(encoding="utf-8"), language_of(p)) != p.read_text(encoding="utf-8")]
+    return [
+        p
+        for p in paths
+        if fix_source(p.read_text(encoding="utf-8"), language_of(p)) != p.read_text(encoding="utf-8")
+    ]
 
 
 def _changed_lines(old: str, new: str) -> int:
@@ -383,7 +411,9 @@ def _changed_lines(old: str, new: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs="*", type=Path)
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a source needs changes")
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 if a source needs changes"
+    )
     args = parser.parse_args(argv)
     paths = [p.resolve() for p in args.paths] or sources()
     paths = [p for p in paths if language_of(p) in RULES]

@@ -35,8 +35,8 @@ not pybtex's alpha labels [CJ20].
 from __future__ import annotations
 
 import csv
-import hashlib
 import gettext
+import hashlib
 from pathlib import Path
 
 from sphinx import locale
@@ -186,7 +186,7 @@ def _patch_citation_year():
 def bibliography_words(table: dict[str, str]) -> dict[str, str]:
     """{English word of the bibliography style: its translation} from the ``bibliography:`` rows
     (plus "and")."""
-    words = {k[len(PREFIX):]: v for k, v in table.items() if k.startswith(PREFIX)}
+    words = {k[len(PREFIX) :]: v for k, v in table.items() if k.startswith(PREFIX)}
     if "and" in table:
         words.setdefault("and", table["and"])
     return words
@@ -255,7 +255,9 @@ def bibliography_style(lang: str, table: dict[str, str]) -> str:
             if isinstance(part, String):
                 part.value = others.sub(ET_AL, part.value)
                 for pattern, replacement in in_fields:
-                    part.value = pattern.sub(lambda m: replacement.replace("{n}", m.group(1)), part.value)
+                    part.value = pattern.sub(
+                        lambda m, r=replacement: r.replace("{n}", m.group(1)), part.value
+                    )
             else:
                 localise_fields(part)
         return text

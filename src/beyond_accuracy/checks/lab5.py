@@ -234,7 +234,7 @@ budget_75 = Exercise(
         'In curve prendi la prima riga con recall almeno 0,75 e leggi la sua "k" (k conta le immagini da 1).',
         'En curve, toma la primera fila cuya exhaustividad sea al menos 0,75 y lee su "k" (k cuenta las imágenes desde 1).',
         'Em curve, pegue a primeira linha cuja revocação seja pelo menos 0,75 e leia o seu "k" (k conta as imagens a partir de 1).',
-        'Ota curve-taulukosta ensimmäinen rivi, jonka recall-sarake (herkkyys) on vähintään 0,75, ja lue sen k-sarake (k laskee kuvat ykkösestä).',
+        "Ota curve-taulukosta ensimmäinen rivi, jonka recall-sarake (herkkyys) on vähintään 0,75, ja lue sen k-sarake (k laskee kuvat ykkösestä).",
     ),
     mistakes=(
         Mistake(
