@@ -24,7 +24,7 @@ import jupytext
 import nbformat
 from nbclient import NotebookClient
 
-from .project import ROOT, first_cell, notebook_sources
+from .project import ROOT, first_cell, language_of, notebook_sources
 
 TIMEOUT = 600
 
@@ -32,10 +32,6 @@ TIMEOUT = 600
 # two cores, and the same setting everywhere keeps the stored outputs reproducible.
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
-
-
-def language_of(path: Path) -> str:
-    return path.parent.name
 
 
 _FIRST_CELL = re.compile(r"(```\{code-cell\} ipython3\n(?::[^\n]*\n)*\n?)(.*?)(\n```\n)", re.S)

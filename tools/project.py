@@ -19,6 +19,11 @@ def toc() -> dict:
     return yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
 
 
+def language_of(path: Path) -> str:
+    """The language of a chapter or lab source: the folder it is in (chapters/<lang>/…)."""
+    return Path(path).parent.name
+
+
 def languages() -> list[str]:
     return list(config()["course"]["languages"])
 

@@ -37,8 +37,9 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-LANGS = ("en", "it", "es", "pt", "fi")
+from .project import KINDS, ROOT, language_of, languages
+
+LANGS = tuple(languages())
 
 NBSP = "\u00a0"
 NNBSP = "\u202f"
@@ -385,13 +386,7 @@ def fix_source(text: str, lang: str) -> str:
 
 
 def sources(root: Path = ROOT, langs: tuple[str, ...] = LANGS) -> list[Path]:
-    return sorted(
-        p for kind in ("chapters", "labs") for lang in langs for p in (root / kind / lang).glob("*.md")
-    )
-
-
-def language_of(path: Path) -> str:
-    return path.parent.name
+    return sorted(p for kind in KINDS for lang in langs for p in (root / kind / lang).glob("*.md"))
 
 
 def check(paths: list[Path]) -> list[Path]:
