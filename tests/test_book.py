@@ -10,21 +10,11 @@ from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
+from site_html import pages
 
 from beyond_accuracy import term
 from tools.project import ROOT, install_spec, languages, notebooks_branch, repository_url
 from tools.student import student_notebook
-
-
-def pages(site: Path, lang: str) -> list[Path]:
-    """The book's pages of a language (the reveal.js decks under slides/ are not book pages: they
-    have no switcher, and tests/test_slides.py covers them)."""
-    skip = {"genindex.html", "search.html", "index.html"}
-    return [
-        p
-        for p in (site / lang).rglob("*.html")
-        if p.name not in skip and "_static" not in p.parts and p.relative_to(site / lang).parts[0] != "slides"
-    ]
 
 
 def resolve(page: Path, href: str) -> Path:
@@ -41,7 +31,7 @@ def test_landing_page_links_every_language(site):
 
 @pytest.mark.parametrize("lang", languages())
 def test_switcher_reaches_the_same_page_in_every_language(site, lang):
-    for page in pages(site, lang):
+    for page in pages(site, lang, index=False):
         html = page.read_text(encoding="utf-8")
         assert 'class="ba-language-switcher"' in html, f"{page} has no language switcher"
         for other in languages():
@@ -131,9 +121,11 @@ def test_every_button_opens_the_student_notebook(which, site, student_site, tmp_
 
 def test_student_site_has_no_solutions(student_site, site):
     for lang in languages():
-        reader_has = any('class="solution' in p.read_text(encoding="utf-8") for p in pages(site, lang))
+        reader_has = any(
+            'class="solution' in p.read_text(encoding="utf-8") for p in pages(site, lang, index=False)
+        )
         assert reader_has, f"the reader's {lang} site shows no solution at all: nothing was tested"
-        for page in pages(student_site, lang):
+        for page in pages(student_site, lang, index=False):
             assert 'class="solution' not in page.read_text(encoding="utf-8"), f"{page} still shows a solution"
 
 

@@ -8,21 +8,15 @@ carries a description of the figure, not a file path, as its alt text.
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 
 import pytest
-from bs4 import BeautifulSoup
+from site_html import html_of
 
 from tools.project import languages
 
 LANGS = languages()
 OTHERS = [lang for lang in LANGS if lang != "en"]
-
-
-@cache
-def _soup(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
 
 
 def _messages(lang: str) -> dict[str, str]:
@@ -38,7 +32,7 @@ def _word(lang: str, msgid: str) -> str:
 
 def reference_list(site: Path, lang: str) -> dict[str, tuple[str, str]]:
     """{anchor id: (label, entry text)} of the language's references page."""
-    soup = _soup(site / lang / "chapters" / lang / "references.html")
+    soup = html_of(site / lang / "chapters" / lang / "references.html")
     entries = {}
     for div in soup.select("div.citation"):
         label = div.select_one("span.label").get_text().strip("[] \n")
@@ -52,7 +46,7 @@ def citations(site: Path, lang: str):
     for page in sorted((site / lang).rglob("*.html")):
         if "_static" in page.parts or "slides" in page.parts or page.name == "references.html":
             continue
-        for a in _soup(page).select('a[href*="references.html#"]'):
+        for a in html_of(page).select('a[href*="references.html#"]'):
             yield page.name, a["href"].split("#", 1)[1], a.get_text(), a.get("title", "")
 
 
@@ -149,7 +143,7 @@ def test_code_output_plots_have_alt_text_in_the_language(site, lang):
     for page in sorted((site / lang).rglob("*.html")):
         if "_static" in page.parts or "slides" in page.parts:
             continue
-        for img in _soup(page).find_all("img"):
+        for img in html_of(page).find_all("img"):
             alt = img.get("alt", "")
             if (
                 not alt
@@ -158,7 +152,7 @@ def test_code_output_plots_have_alt_text_in_the_language(site, lang):
                 or re.search(r"\.(png|jpe?g|svg|gif)$", alt, re.I)
             ):
                 bad.append((page.name, alt))
-        for img in _soup(page).select(".cell_output img"):
+        for img in html_of(page).select(".cell_output img"):
             plots += 1
             if not img.get("alt", "").startswith(prefix) or len(img["alt"]) <= len(prefix):
                 bad.append((page.name, img.get("alt")))

@@ -7,11 +7,11 @@ the sources, and names the page and the offending text when it fails.
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from site_html import html_of, pages
 
 from tools.project import languages
 
@@ -19,26 +19,9 @@ LANGS = languages()
 LETTER = r"[^\W\d_]"
 
 
-def pages(site: Path, lang: str) -> list[Path]:
-    """Every page of a language's site (not Sphinx's generated index and search pages)."""
-    skip = {"genindex.html", "search.html"}
-    return sorted(
-        p
-        for p in (site / lang).rglob("*.html")
-        if p.name not in skip
-        and "_static" not in p.parts
-        and "slides" not in p.relative_to(site / lang).parts
-    )
-
-
-@cache
-def _soup(path: Path) -> BeautifulSoup:
-    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-
-
 def article(path: Path) -> BeautifulSoup:
     """The page's article (what the reader reads) without code, scripts and styles."""
-    soup = BeautifulSoup(str(_soup(path).find("article") or _soup(path).body), "html.parser")
+    soup = BeautifulSoup(str(html_of(path).find("article") or html_of(path).body), "html.parser")
     for tag in soup.find_all(["pre", "code", "script", "style", "math"]):
         tag.decompose()
     for tag in soup.select(".math, .MathJax, .cell_output, .output"):
@@ -194,7 +177,7 @@ def test_exercises_solutions_and_figures_are_labelled_in_the_language(site, lang
     figure = words["Fig. %s"].replace("%s", "").strip()
     seen = {"exercise": 0, "solution": 0, "figure": 0}
     for page in pages(site, lang):
-        soup = _soup(page)
+        soup = html_of(page)
         for title in soup.select("div.exercise > p.admonition-title"):
             seen["exercise"] += 1
             assert title.get_text().strip().startswith(exercise), (where(page, site), title.get_text())
@@ -213,7 +196,7 @@ def test_exercises_solutions_and_figures_are_labelled_in_the_language(site, lang
 
 def chrome(path: Path) -> set[str]:
     """What the theme shows or says around the article: its texts, tooltips and labels."""
-    soup = BeautifulSoup(str(_soup(path)), "html.parser")
+    soup = BeautifulSoup(str(html_of(path)), "html.parser")
     for tag in soup.find_all(["article", "script", "style"]):
         tag.decompose()
     from bs4 import Comment
@@ -266,7 +249,7 @@ def test_citations_join_authors_in_the_language(site, lang):
 
 
 def _headwords(site: Path, lang: str) -> list[str]:
-    soup = _soup(site / lang / "chapters" / lang / "glossary.html")
+    soup = html_of(site / lang / "chapters" / lang / "glossary.html")
     return [
         re.sub(r"\s+", " ", dt.get_text()).strip().rstrip("¶#").strip()
         for dt in soup.select("dl.glossary dt")
@@ -322,7 +305,7 @@ def test_glossary_sorts_accented_words_with_their_letter():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_glossary_code_is_code(site, lang):
-    soup = _soup(site / lang / "chapters" / lang / "glossary.html")
+    soup = html_of(site / lang / "chapters" / lang / "glossary.html")
     codes = {c.get_text() for c in soup.select("dl.glossary dd code")}
     for expected in ('class_weight="balanced"', 'DummyRegressor(strategy="mean")', "cross_val_predict"):
         assert expected in codes, f"{expected} is not rendered as code in the {lang} glossary"
