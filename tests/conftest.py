@@ -63,6 +63,7 @@ SLOW_FIXTURES = {"site", "student_site", "wheel_python"}
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: builds a site or executes notebooks (not in `make unit`)")
+    config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
 
 
 def pytest_collection_modifyitems(config, items):

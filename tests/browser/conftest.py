@@ -1,0 +1,105 @@
+"""Browser tests: headless Chromium (Debian's chromium and chromium-driver) drives the built site.
+
+The site (the `site` fixture of tests/conftest.py) is served on 127.0.0.1; the browser resolves no
+other host, so a page that needs the network fails here as it would behind a school firewall.
+Without Chromium these tests are skipped with a message saying so; `.ci/run` installs it and sets
+BA_REQUIRE_BROWSER=1, which turns the skip into a failure.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+NO_BROWSER = (
+    "no headless Chromium: install Debian's chromium and chromium-driver "
+    "(apt-get install chromium chromium-driver; bash .ci/run does) to run the browser tests"
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).parent
+    for item in items:
+        if Path(item.path).parent == here:
+            item.add_marker(pytest.mark.browser)
+
+
+def _require_browser():
+    if CHROMIUM and CHROMEDRIVER:
+        return
+    if os.environ.get("BA_REQUIRE_BROWSER") == "1":
+        pytest.fail(NO_BROWSER + " (BA_REQUIRE_BROWSER=1)")
+    pytest.skip(NO_BROWSER)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep the test output clean
+        pass
+
+
+@pytest.fixture(scope="session")
+def served_site(site):
+    """The reader's site on http://127.0.0.1:<port>/ (a thread of this process)."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """One headless Chromium per worker, with no network but 127.0.0.1 and the console log kept."""
+    _require_browser()
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
+    ):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="session")
+def open_page(browser, served_site):
+    """``open_page("it/chapters/it/01-confusion-matrix.html", width=390)`` loads a page of the
+    served site in a window of that width (height 844 below 500 px, else 900) and returns the
+    driver, with the console log read so far cleared."""
+
+    def go(path: str, width: int = 1366, height: int | None = None):
+        browser.set_window_size(width, height or (844 if width < 500 else 900))
+        browser.get(served_site + path.lstrip("/"))
+        browser.get_log("browser")  # what earlier pages logged is theirs, not this page's
+        return browser
+
+    return go
+
+
+def console_errors(browser) -> list[str]:
+    """The SEVERE entries of the console since the last call (page errors, failed requests)."""
+    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
