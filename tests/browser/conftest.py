@@ -98,8 +98,3 @@ def open_page(browser, served_site):
         return browser
 
     return go
-
-
-def console_errors(browser) -> list[str]:
-    """The SEVERE entries of the console since the last call (page errors, failed requests)."""
-    return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
