@@ -4,13 +4,15 @@ published student notebooks, and a student edition without solutions."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import nbformat
 import pytest
-from site_html import pages
+from bs4 import BeautifulSoup
+from site_html import html_of, pages
 
 from beyond_accuracy import term
 from tools.project import ROOT, install_spec, languages, notebooks_branch, repository_url
@@ -58,20 +60,111 @@ def test_pages_speak_the_language(site, lang):
     assert term("confusion_matrix", lang) in glossary
 
 
+GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`([^`]+)`")
+WORD_BEFORE = re.compile(r"([^\W\d_]{3,})[\s(:=]*$")  # a word right before a role: "recall {glue...}"
+BLOCKS = ("p", "li", "td", "th", "dd", "dt", "div", "figcaption", "caption")
+
+
+def glued_values(nb) -> dict[str, str]:
+    values = {}
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if "scrapbook" in out.get("metadata", {}):
+                text = out["data"]["application/papermill.record/text/plain"]
+                values[out["metadata"]["scrapbook"]["name"]] = ast.literal_eval(text)  # a str repr
+    return values
+
+
+def text_before(span) -> str:
+    """The page's text right before ``span``, within its paragraph (or list item, cell...)."""
+    text, node = "", span
+    while len(text) < 60:
+        previous = node.previous_sibling
+        while previous is None and node.parent is not None and node.parent.name not in BLOCKS:
+            node = node.parent
+            previous = node.previous_sibling
+        if previous is None:
+            break
+        text = previous.get_text() + text
+        node = previous
+    return text
+
+
+def glue_placement_problems(nb, soup) -> list[str]:
+    """Each {glue} role of the prose, in order, against the page's pasted values, in order: the
+    n-th role shows its own value, and the word the source puts right before the role is right
+    before the value on the page."""
+    values = glued_values(nb)
+    prose = "\n\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    roles = list(GLUE_ROLE.finditer(prose))
+    spans = soup.select("span.pasted-text")
+    problems = []
+    if len(roles) != len(spans):
+        problems.append(f"{len(roles)} glue roles in the prose, {len(spans)} pasted values on the page")
+    for role, span in zip(roles, spans):
+        name = role.group(1).split(":")[0]
+        if span.get_text() != values.get(name):
+            problems.append(f"{name}: the page shows {span.get_text()!r} where {values.get(name)!r} belongs")
+            continue
+        word = WORD_BEFORE.search(prose[: role.start()][-80:])
+        if word and not re.search(re.escape(word.group(1)) + r"[\s(:=]*$", text_before(span)):
+            problems.append(f"{name}: {values[name]!r} is not after {word.group(1)!r} on the page")
+    return problems
+
+
 @pytest.mark.parametrize("lang", languages())
 def test_glued_numbers_reach_the_page(site, lang):
-    """Every value glued in a notebook appears, localised, in its rendered page."""
+    """Every value glued in a notebook appears, localised, where its role is in the prose."""
+    pasted = 0
     for kind in ("chapters", "labs"):
-        for nb_path in (ROOT / kind / lang).glob("*.ipynb"):
-            html = (site / lang / kind / lang / f"{nb_path.stem}.html").read_text(encoding="utf-8")
+        for nb_path in sorted((ROOT / kind / lang).glob("*.ipynb")):
+            page = site / lang / kind / lang / f"{nb_path.stem}.html"
             nb = nbformat.read(nb_path, as_version=4)
-            for cell in nb.cells:
-                for out in cell.get("outputs", []):
-                    if "scrapbook" in out.get("metadata", {}):
-                        text = eval(out["data"]["application/papermill.record/text/plain"])  # a str repr
-                        assert text.replace("\u00a0", "&nbsp;") in html or text in html, (
-                            f"{kind}/{lang}/{nb_path.name}: glued {text!r} not rendered"
-                        )
+            problems = glue_placement_problems(nb, html_of(page))
+            assert not problems, f"{kind}/{lang}/{nb_path.name}: {problems[:5]}"
+            pasted += len(html_of(page).select("span.pasted-text"))
+    assert pasted > 1000
+
+
+def test_a_glued_value_missing_from_its_place_is_seen():
+    """The check itself, on a typed page: a value shown elsewhere on the page is not enough."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell(
+            "Recall equals {glue:text}`recall` and {glue:text}`n` patients were sick."
+        ),
+        nbformat.v4.new_code_cell("glue(...)"),
+    ]
+    for name, text in (("recall", "0.700"), ("n", "7")):
+        nb.cells[1].outputs.append(
+            nbformat.v4.new_output(
+                "display_data",
+                data={"application/papermill.record/text/plain": repr(text)},
+                metadata={"scrapbook": {"name": name}},
+            )
+        )
+
+    def page(first, second, tail=""):
+        return BeautifulSoup(
+            f'<main><p>Recall equals <span class="pasted-text">{first}</span> and '
+            f'<span class="pasted-text">{second}</span> patients were sick.</p><p>{tail}</p></main>',
+            "html.parser",
+        )
+
+    assert glue_placement_problems(nb, page("0.700", "7")) == []
+    assert glue_placement_problems(nb, page("0.700", "", tail="Table 7")) == [
+        "n: the page shows '' where '7' belongs"
+    ]
+    assert glue_placement_problems(nb, page("7", "0.700")) == [
+        "recall: the page shows '7' where '0.700' belongs",
+        "n: the page shows '0.700' where '7' belongs",
+    ]
+    moved = BeautifulSoup(
+        '<p>Recall is high.</p><p>Precision <span class="pasted-text">0.700</span> and '
+        '<span class="pasted-text">7</span> patients were sick.</p>',
+        "html.parser",
+    )
+    assert glue_placement_problems(nb, moved) == ["recall: '0.700' is not after 'equals' on the page"]
 
 
 BUTTONS = {

@@ -1,11 +1,14 @@
 """Chapter 3's helpers: reliability table, ECE/MCE, Brier decomposition, the explorer widget."""
 
+import warnings
+
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sklearn.calibration import calibration_curve
-from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
+from sklearn.metrics import brier_score_loss
+from statsmodels.stats.proportion import proportion_confint
 
 from beyond_accuracy import plots, set_language, term
 from beyond_accuracy.metrics import (
@@ -35,19 +38,33 @@ def test_reliability_table_agrees_with_calibration_curve(data, n_bins, strategy)
         if strategy == "uniform"
         else np.percentile(p, np.linspace(0, 1, n_bins + 1) * 100)
     )
-    if np.isin(p, edges[1:-1]).any():  # the two conventions differ only on inner edges
-        return
-    try:
-        prob_true, prob_pred = calibration_curve(y, p, n_bins=n_bins, strategy=strategy)
-    except ValueError:  # scikit-learn refuses a single class; our table does not need both
-        return
+    assume(not np.isin(p, edges[1:-1]).any())  # the two conventions differ only on inner edges
+    prob_true, prob_pred = calibration_curve(y, p, n_bins=n_bins, strategy=strategy)
     assert np.allclose(table["fraction_positive"], prob_true)
     assert np.allclose(table["mean_predicted"], prob_pred)
     assert table["count"].sum() == len(y)
-    assert (
-        (table["ci_lower"] <= table["fraction_positive"] + 1e-12)
-        & (table["fraction_positive"] <= table["ci_upper"] + 1e-12)
-    ).all()
+    low, high = proportion_confint(
+        np.round(table["fraction_positive"] * table["count"]), table["count"], alpha=0.05, method="wilson"
+    )
+    assert np.allclose(table["ci_lower"], low, rtol=0, atol=1e-9)
+    assert np.allclose(table["ci_upper"], high, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize(
+    "successes, n, low, high",
+    [
+        # Wilson (1927) 95 % intervals typed from Newcombe (1998), Statistics in Medicine 17, table I
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (0, 20, 0.0, 0.1611),
+        (1, 29, 0.0061, 0.1718),
+    ],
+)
+def test_reliability_table_wilson_interval_by_hand(successes, n, low, high):
+    y = np.r_[np.ones(successes), np.zeros(n - successes)].astype(int)
+    table = reliability_table(y, np.full(n, 0.3), n_bins=1)
+    assert table[["ci_lower", "ci_upper"]].iloc[0].tolist() == pytest.approx([low, high], abs=5e-5)
+    assert proportion_confint(successes, n, method="wilson") == pytest.approx((low, high), abs=5e-5)
 
 
 def direct_ece(y, p, n_bins):
@@ -104,7 +121,15 @@ def test_top_label_ece_for_a_probability_matrix():
     )
     with pytest.raises(ValueError, match="labels="):
         expected_calibration_error([0, 1, 1, 0], proba, n_bins=5)
-    assert expected_calibration_error(["a", "b", "a", "c"], proba, labels=["a", "b", "c"]) >= 0
+    # by hand: the top labels are a (0.7, right), b (0.8, right), c (0.4, wrong), a (0.6, wrong);
+    # five bins: [0.4, 0.6) holds 0.4 and 0.6 (gap 0.5), then 0.7 (gap 0.3) and 0.8 (gap 0.2)
+    assert expected_calibration_error(y, proba, n_bins=5) == pytest.approx((2 * 0.5 + 0.3 + 0.2) / 4)
+    # four bins: [0.25, 0.5) holds 0.4 (gap 0.4), [0.5, 0.75) holds 0.6 and 0.7 (share 1/2, mean 0.65),
+    # [0.75, 1] holds 0.8 (gap 0.2)
+    by_hand = (0.4 + 2 * 0.15 + 0.2) / 4
+    assert expected_calibration_error(["a", "b", "a", "c"], proba, labels=["a", "b", "c"], n_bins=4) == (
+        pytest.approx(by_hand)
+    )
 
 
 def test_brier_decomposition_is_exact_when_bins_hold_one_forecast_value():
@@ -153,18 +178,23 @@ def explorer_data():
     return y, {("A", "none"): sharp, ("A", "temperature"): p, ("B", "none"): p, ("B", "temperature"): p}
 
 
-def test_explorer_summary_matches_sklearn_and_counts_changed_decisions():
-    y, probs = explorer_data()
-    explorer = CalibrationExplorer(y, probs)
-    s = explorer.summary("A", "temperature")
-    p = probs[("A", "temperature")]
-    assert s["brier"] == pytest.approx(brier_score_loss(y, p))
-    assert s["log_loss"] == pytest.approx(log_loss(y, p))
-    assert s["roc_auc"] == pytest.approx(roc_auc_score(y, p))
-    assert s["ece"] == pytest.approx(expected_calibration_error(y, p))
-    changed = np.sum((p >= 0.5) != (probs[("A", "none")] >= 0.5))
-    assert s["decisions_changed"] == changed
-    assert explorer.summary("B", "none")["decisions_changed"] == 0
+def test_explorer_summary_by_hand_and_counts_changed_decisions():
+    y = np.array([1, 0, 1, 0, 1, 0])
+    raw = np.array([0.9, 0.6, 0.4, 0.2, 0.5, 0.1])
+    calibrated = np.array([0.8, 0.45, 0.55, 0.2, 0.49, 0.35])
+    probs = {("A", "none"): raw, ("A", "temperature"): calibrated, ("B", "none"): raw}
+    s = CalibrationExplorer(y, probs).summary("A", "temperature")
+    # squared gaps 0.04, 0.2025, 0.2025, 0.04, 0.2601, 0.1225
+    assert s["brier"] == pytest.approx(0.8676 / 6)
+    assert s["log_loss"] == pytest.approx(-np.log([0.8, 0.55, 0.55, 0.8, 0.49, 0.65]).sum() / 6)
+    assert s["roc_auc"] == 1.0  # every positive (0.8, 0.55, 0.49) above every negative (0.45, 0.2, 0.35)
+    # ten bins: 0.45 and 0.49 share [0.4, 0.5) (share 1/2, mean 0.47); the others are alone
+    assert s["ece"] == pytest.approx((0.2 + 2 * 0.03 + 0.45 + 0.2 + 0.35) / 6)
+    # flagged at 0.5 (>=): raw 0.9, 0.6, 0.5; calibrated 0.8, 0.55: items 1, 2 and 4 change
+    assert s["decisions_changed"] == 3
+    assert CalibrationExplorer(y, probs).summary("B", "none")["decisions_changed"] == 0
+    # at 0.45 only item 2 changes (0.4 -> 0.55): 0.6 -> 0.45 and 0.5 -> 0.49 stay flagged
+    assert CalibrationExplorer(y, probs, threshold=0.45).summary("A", "temperature")["decisions_changed"] == 1
 
 
 def test_explorer_widget_callback_redraws():
@@ -206,5 +236,17 @@ def test_reliability_plot_is_localised():
 def test_reliability_plot_survives_bins_with_no_positive():
     y = np.zeros(50, dtype=int)
     y[-1] = 1
-    p = np.linspace(0.001, 0.3, 50)
-    plots.plot_reliability_diagram(y, {"m": p}, n_bins=10)
+    p = np.linspace(0.001, 0.3, 50)  # step 0.299/49: 17 below 0.1, 16 in [0.1, 0.2), 17 from 0.2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no division by zero, no NaN on the way
+        fig = plots.plot_reliability_diagram(y, {"m": p}, n_bins=10)
+    ax, ax_n = fig.axes
+    (bars,) = ax.containers
+    points = bars.lines[0].get_xydata()
+    assert points[:, 1].tolist() == pytest.approx([0, 0, 1 / 17])
+    assert points[:, 0] == pytest.approx([p[:17].mean(), p[17:33].mean(), p[33:].mean()])
+    (segments,) = bars.lines[2]
+    spans = [tuple(segment[:, 1]) for segment in segments.get_segments()]
+    expected = [proportion_confint(k, n, method="wilson") for k, n in ((0, 17), (0, 16), (1, 17))]
+    assert spans == [pytest.approx(e, abs=1e-12) for e in expected]
+    assert [bar.get_height() for bar in ax_n.patches] == [17, 16, 17]

@@ -52,6 +52,12 @@ def test_number_kind():
     assert e.grade("0.25").reason == "type"
     assert e.grade(True).reason == "type"
     assert e.grade(np.float64(0.25)).status == CORRECT
+    assert e.grade(np.float32(0.25)).status == CORRECT and e.grade(1 / 4).status == CORRECT
+    assert e.grade(0).status == NOT_YET and e.grade(1).status == NOT_YET  # whole numbers are numbers
+    assert (
+        e.grade(None).reason == "type" and e.grade([0.25]).reason == "type" and e.grade(()).reason == "type"
+    )
+    assert e.grade(float("inf")).reason == "type"
 
 
 def test_numbers_kind_checks_length_and_every_element():
@@ -81,6 +87,9 @@ def test_whole_numbers():
     assert e.grade((8, 3, 2, 7)).status == NOT_YET
     one = ex(whole=True, expected=lambda: 12)
     assert one.grade(12).status == CORRECT and one.grade(13).status == NOT_YET
+    assert one.grade(np.int64(12)).status == CORRECT and one.grade(12.0).status == CORRECT
+    assert one.grade(12.5).reason == "whole" and one.grade("12").reason == "type"
+    assert one.grade((1, 2)).reason == "type"  # a whole number has no decimal comma to misread
     assert one.grade(-1).reason == "range"
 
 
@@ -181,6 +190,68 @@ def test_lab1_counts_precision_recall_and_f2():
     assert grade(lab1, "best_f2", 30, y, p, [0.3, 0.6])["reason"] == "percentage"
 
 
+def test_lab1_answers_as_a_student_types_them():
+    # 8 biopsies at 0.37: flagged 0.9, 0.37 (sick), 0.5, 0.4 (healthy); missed 0.1:
+    # TP 2, FP 2, FN 1, TN 3, precision 2/4, recall 2/3; at 0.5 TP 1, FP 1, FN 2, TN 4
+    y = pd.Series([1, 1, 1, 0, 0, 0, 0, 0])
+    p = np.array([0.9, 0.37, 0.1, 0.5, 0.4, 0.05, 0.01, 0.02])
+    from sklearn.metrics import confusion_matrix
+
+    tn, fp, fn, tp = confusion_matrix(y, p >= 0.37).ravel()  # numpy integers, as a student gets them
+    right = [(2, 2, 1, 3), [2, 2, 1, 3], (2.0, 2.0, 1.0, 3.0), np.array([2, 2, 1, 3]), (tp, fp, fn, tn)]
+    for answer in right:
+        assert grade(lab1, "counts", answer, y, p)["status"] == CORRECT, answer
+    assert grade(lab1, "counts", confusion_matrix(y, p >= 0.37).ravel(), y, p)["mistake"] == "sklearn_order"
+    assert grade(lab1, "counts", (2, 1, 2, 3), y, p)["mistake"] == "fp_fn_swapped"
+    assert grade(lab1, "counts", (1, 1, 2, 4), y, p)["mistake"] == "default_threshold"
+    assert grade(lab1, "counts", (2, 2, 1, 4), y, p)["status"] == NOT_YET
+    malformed = [
+        ((), "length"),
+        ((2,), "length"),
+        ((2, 2), "length"),
+        ((2, 2, 1), "length"),
+        ((2, 2, 1, 3, 8), "length"),
+        ("2, 2, 1, 3", "type"),
+        ((2, 2, 1, float("nan")), "type"),
+        ((2, 2, 1, "3"), "type"),
+        ((2.5, 2, 1, 3), "whole"),
+        ((2, -2, 1, 3), "range"),
+        (np.array([[2, 2], [1, 3]]), "type"),
+        ({2, 1, 3}, "type"),
+    ]
+    for answer, reason in malformed:
+        verdict_ = grade(lab1, "counts", answer, y, p)
+        assert (verdict_["status"], verdict_["reason"]) == (BAD_FORM, reason), answer
+    assert grade(lab1, "counts", (2, 2, ..., 3), y, p)["status"] == NOT_ATTEMPTED
+    pr_right = [
+        (0.5, 0.67),
+        (0.5, 2 / 3),
+        [np.float32(0.5), np.float64(0.667)],
+        (tp / (tp + fp), tp / (tp + fn)),
+    ]
+    for answer in pr_right:
+        assert grade(lab1, "precision_recall", answer, y, p)["status"] == CORRECT, answer
+    assert grade(lab1, "precision_recall", (0.67, 0.5), y, p)["mistake"] == "swapped"
+    assert grade(lab1, "precision_recall", (0.4, 0.67), y, p)["mistake"] == "precision_with_fn"  # 2/5
+    assert grade(lab1, "precision_recall", (0.5, 0.33), y, p)["mistake"] == "default_threshold"
+    assert grade(lab1, "precision_recall", (0.5, 0.66), y, p)["status"] == NOT_YET  # 0.007 off
+    for answer, reason in [
+        ((50, 66.7), "percentage"),
+        ((0, 5, 0, 67), "comma"),
+        ((0.5,), "length"),
+        ((), "length"),
+    ]:
+        assert grade(lab1, "precision_recall", answer, y, p)["reason"] == reason, answer
+    # F2 on the sweep 0.3, 0.35, 0.5: 0.3 and 0.35 flag the same four (tied, the lowest counts); at 0.5, 5/14
+    sweep = [0.3, 0.35, 0.5]
+    assert grade(lab1, "best_f2", 0.3, y, p, sweep)["status"] == CORRECT
+    assert grade(lab1, "best_f2", np.float64(0.3), y, p, sweep)["status"] == CORRECT
+    assert grade(lab1, "best_f2", 0.35, y, p, sweep)["mistake"] == "highest_tie"
+    assert grade(lab1, "best_f2", 0.5, y, p, sweep)["mistake"] == "default_threshold"
+    assert grade(lab1, "best_f2", (0, 3), y, p, sweep)["reason"] == "comma"
+    assert grade(lab1, "best_f2", "0.3", y, p, sweep)["reason"] == "type"
+
+
 def test_lab1_micro_f1_is_the_accuracy_row():
     y_true = np.array([0, 0, 0, 0, 1, 1, 2, 2, 2, 2])
     y_pred = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 0])
@@ -222,11 +293,22 @@ def test_lab3_exercises():
     assert grade(lab3, "rain_ece", 0.10, rain)["mistake"] == "unweighted"
     assert grade(lab3, "rain_ece", 0.08, rain)["status"] != CORRECT
     assert grade(lab3, "rain_ece", 7, rain)["reason"] == "percentage"
+    # observed shares 0.2, 0.38, 0.88: signed gaps +0.1, -0.02, +0.18, weighted (5 - 5 + 18) / 400
+    assert grade(lab3, "rain_ece", 18 / 400, rain)["mistake"] == "signed"
+    assert grade(lab3, "rain_ece", 0.18, rain)["mistake"] == "largest_gap"
+    assert grade(lab3, "rain_ece", np.float32(0.07), rain)["status"] == CORRECT
+    assert grade(lab3, "rain_ece", (0, 7), rain)["reason"] == "comma"  # 0,07 typed with a comma
     before = np.array([0.1, 0.25, 0.6, 0.15])
     after = np.array([0.21, 0.3, 0.55, 0.19])  # at 0.2 only the first changes
     assert grade(lab3, "temperature_decisions", 1, before, after)["status"] == CORRECT
     assert grade(lab3, "temperature_decisions", 0, before, after)["mistake"] == "at_half"
     assert grade(lab3, "temperature_decisions", 1.5, before, after)["reason"] == "whole"
+    assert (
+        grade(lab3, "temperature_decisions", 3, before, after)["mistake"] == "flagged_after"
+    )  # >= 0.2 after
+    assert grade(lab3, "temperature_decisions", np.int64(1), before, after)["status"] == CORRECT
+    assert grade(lab3, "temperature_decisions", 1.0, before, after)["status"] == CORRECT
+    assert grade(lab3, "temperature_decisions", "1", before, after)["reason"] == "type"
     y = np.array([1, 0, 1, 0])
     probs = {
         ("naive Bayes", "temperature"): np.array([0.6, 0.4, 0.6, 0.4]),
@@ -247,6 +329,11 @@ def test_lab4_exercises():
     assert grade(lab4, "qwk_by_hand", by_hand, pain)["status"] == CORRECT
     assert grade(lab4, "qwk_by_hand", 0.62, pain)["status"] == CORRECT
     assert grade(lab4, "qwk_by_hand", 0.7, pain)["mistake"] == "accuracy"
+    # unweighted: observed agreement 14/20 = 0.7, by chance (64 + 56 + 20) / 400 = 0.35
+    assert grade(lab4, "qwk_by_hand", (0.7 - 0.35) / 0.65, pain)["mistake"] == "unweighted"
+    # linear W = |i - j| / 2: sum W*O = 0.5 * 5 + 1 = 3.5; sum W*E = 0.5 * 9.4 + 3.6 = 8.3
+    assert grade(lab4, "qwk_by_hand", 1 - 3.5 / 8.3, pain)["mistake"] == "linear"
+    assert grade(lab4, "qwk_by_hand", 62, pain)["status"] == NOT_YET  # no proportion: 62 is a number
     y = np.array([1, 2, 3, 4, 5, 5])
     preds = {
         "majority": np.full(6, 5),

@@ -72,9 +72,15 @@ def test_transactions_are_seeded_and_rare():
 
 
 @pytest.mark.parametrize(
-    "kwargs",
-    [{"n_samples": 10}, {"n_samples": 1000.5}, {"prevalence": 0}, {"prevalence": 0.7}, {"prevalence": "1%"}],
+    "kwargs, message",
+    [
+        ({"n_samples": 10}, "n_samples must be a whole number of at least 100, got 10"),
+        ({"n_samples": 1000.5}, "n_samples must be a whole number of at least 100, got 1000.5"),
+        ({"prevalence": 0}, r"prevalence must lie in \(0, 0.5\], got 0"),
+        ({"prevalence": 0.7}, r"prevalence must lie in \(0, 0.5\], got 0.7"),
+        ({"prevalence": "1%"}, r"prevalence must lie in \(0, 0.5\], got '1%'"),
+    ],
 )
-def test_transactions_validate(kwargs):
-    with pytest.raises(ValueError):
+def test_transactions_validate(kwargs, message):
+    with pytest.raises(ValueError, match=message):
         datasets.transactions(**kwargs)

@@ -1,6 +1,8 @@
 """The committed figures are exactly what the scripts in figures_src/ produce today, and that
 comparison depends on what the figures show, not on floating-point noise below what is printed."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -22,7 +24,19 @@ def assert_up_to_date(written):
 
 
 def test_there_is_a_script_per_figure():
-    assert scripts()
+    """Each figure a page shows is drawn by a script of figures_src/ and committed in every
+    language; each script draws a figure some page shows."""
+    shown = set()
+    for page in ROOT.glob("chapters/*/*.md"):
+        shown |= set(re.findall(r"\{figure\}\s*figures/(\S+)\.svg", page.read_text(encoding="utf-8")))
+    names = [load(p).NAME for p in scripts()]
+    assert len(names) == len(set(names)) == len(scripts()) >= 10
+    assert sorted(shown) == sorted(names), (
+        f"figures without a script or scripts without a figure: {set(shown) ^ set(names)}"
+    )
+    for lang in languages():
+        for name in names:
+            assert (ROOT / "chapters" / lang / "figures" / f"{name}.svg").exists(), f"{lang}: {name}.svg"
 
 
 def test_committed_figures_are_up_to_date(rendered):

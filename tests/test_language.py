@@ -32,9 +32,19 @@ def test_fmt_details():
     assert fmt(-0.0001) == "0.000"  # never a negative zero
 
 
-@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "0.5", None, True, [0.5]])
-def test_fmt_rejects_what_is_not_a_finite_number(bad):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (float("nan"), "fmt expects a finite number, got nan"),
+        (float("inf"), "fmt expects a finite number, got inf"),
+        ("0.5", "fmt expects a real number, got str: '0.5'"),
+        (None, "fmt expects a real number, got NoneType: None"),
+        (True, "fmt expects a real number, got bool: True"),
+        ([0.5], r"fmt expects a real number, got list: \[0.5\]"),
+    ],
+)
+def test_fmt_rejects_what_is_not_a_finite_number(bad, message):
+    with pytest.raises(ValueError, match=message):
         fmt(bad)
 
 
@@ -81,7 +91,7 @@ def test_glue_writes_hidden_localised_output(capsys):
     raw = {m["scrapbook"]["name"]: m["beyond_accuracy"]["raw"] for d, m in outputs}
     assert raw == {"acc": 0.7368, "n": 569.0, "share": 0.25}
     json.dumps(outputs)  # storable in a notebook
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="glue needs a non-empty name"):
         glue("", 1)
 
 

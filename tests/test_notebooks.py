@@ -148,17 +148,94 @@ def test_stored_outputs_agree_across_languages(kind_name):
                 assert ga[name].get("raw") == pytest.approx(gb[name].get("raw")), f"{where}: {name} differs"
 
 
-@pytest.mark.parametrize("path", SOURCES, ids=rel)
-def test_glued_numbers_are_localised(path):
-    """Each glued number is written as fmt() writes it in the notebook's language."""
-    lang = path.parent.name
-    nb = nbformat.read(path.with_suffix(".ipynb"), as_version=4)
+# How each language writes a number, typed here from its style guide rather than read from the
+# package: decimal mark, thousands separator, the fewest digits of an integer part that is grouped
+# (Spanish writes 1234 but 12.345), minus sign, percent sign.
+WRITING = {
+    "en": (".", ",", 4, "-", "%"),
+    "it": (",", ".", 4, "-", "%"),
+    "es": (",", ".", 5, "-", "\u00a0%"),
+    "pt": (",", ".", 4, "-", "%"),
+    "fi": (",", "\u00a0", 4, "\u2212", "\u00a0%"),
+}
+
+
+def written(raw: float, digits: int, percent: bool, lang: str) -> str:
+    """``raw`` as ``lang`` writes it with ``digits`` decimals: Python's own grouping and rounding,
+    then each mark replaced by the language's (a rule written apart from beyond_accuracy.fmt)."""
+    decimal, group, fewest, minus, percent_sign = WRITING[lang]
+    value = raw * 100 if percent else raw
+    text = format(abs(value), f",.{digits}f")
+    if float(text.replace(",", "")) == 0:  # a value that rounds to zero has no sign
+        value = 0.0
+    whole, _, decimals = text.partition(".")
+    if len(whole.replace(",", "")) < fewest:
+        whole = whole.replace(",", "")
+    text = whole.replace(",", group) + (decimal + decimals if decimals else "")
+    return (minus if value < 0 else "") + text + (percent_sign if percent else "")
+
+
+# (value, digits, percent) and how each language writes it, typed by hand
+TYPED = [
+    ((0.7368, 3, False), {"en": "0.737", "it": "0,737", "es": "0,737", "pt": "0,737", "fi": "0,737"}),
+    ((1234, 0, False), {"en": "1,234", "it": "1.234", "es": "1234", "pt": "1.234", "fi": "1\u00a0234"}),
+    (
+        (12345.6, 1, False),
+        {"en": "12,345.6", "it": "12.345,6", "es": "12.345,6", "pt": "12.345,6", "fi": "12\u00a0345,6"},
+    ),
+    ((-0.25, 2, False), {"en": "-0.25", "it": "-0,25", "es": "-0,25", "pt": "-0,25", "fi": "\u22120,25"}),
+    ((-0.0001, 3, False), {"en": "0.000", "it": "0,000", "es": "0,000", "pt": "0,000", "fi": "0,000"}),
+    (
+        (0.25, 1, True),
+        {"en": "25.0%", "it": "25,0%", "es": "25,0\u00a0%", "pt": "25,0%", "fi": "25,0\u00a0%"},
+    ),
+    ((0.985, 0, True), {"en": "98%", "it": "98%", "es": "98\u00a0%", "pt": "98%", "fi": "98\u00a0%"}),
+]
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_the_writing_rule_and_fmt_agree_with_typed_numbers(lang):
+    for (raw, digits, percent), texts in TYPED:
+        assert written(raw, digits, percent, lang) == texts[lang], (raw, digits, percent)
+        assert fmt(raw, digits=digits, percent=percent, lang=lang) == texts[lang], (raw, digits, percent)
+
+
+def localisation_problems(nb, lang: str) -> list[str]:
+    problems = []
     for cell in code_cells(nb):
         for name, g in glue_outputs(cell).items():
-            assert g.get("lang") == lang, f"{rel(path)}: {name} was glued in {g.get('lang')!r}"
-            if g.get("raw") is not None:
-                expected = fmt(g["raw"], digits=g["digits"], percent=g["percent"], lang=lang)
-                assert g["text"] == repr(expected), f"{rel(path)}: {name} is {g['text']}, not {expected!r}"
+            if g.get("lang") != lang:
+                problems.append(f"{name} was glued in {g.get('lang')!r}")
+            elif g.get("raw") is not None:
+                expected = written(g["raw"], g["digits"], g["percent"], lang)
+                if g["text"] != repr(expected):
+                    problems.append(f"{name} is {g['text']}, not {expected!r}")
+    return problems
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=rel)
+def test_glued_numbers_are_localised(path):
+    """Each glued number is written as the notebook's language writes it (the rule above)."""
+    nb = nbformat.read(path.with_suffix(".ipynb"), as_version=4)
+    problems = localisation_problems(nb, path.parent.name)
+    assert not problems, f"{rel(path)}: {problems}"
+
+
+def test_a_number_glued_with_the_wrong_marks_is_seen():
+    """A fmt that wrote Finnish numbers with English marks would reproduce them when a test
+    recomputes with fmt; the rule does not."""
+    path = ROOT / "chapters" / "fi" / "02-imbalance.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    assert not localisation_problems(nb, "fi")
+    changed = 0
+    for cell in code_cells(nb):
+        for out in cell.outputs:
+            meta = out.get("metadata", {}).get("beyond_accuracy", {})
+            if meta.get("raw") is not None:
+                english = repr(fmt(meta["raw"], digits=meta["digits"], percent=meta["percent"], lang="en"))
+                changed += english != out["data"][GLUE_PREFIX + "text/plain"]
+                out["data"][GLUE_PREFIX + "text/plain"] = english
+    assert changed > 5 and len(localisation_problems(nb, "fi")) == changed
 
 
 GLUE_ROLE = re.compile(r"\{glue(?::text)?\}`([^`]+)`")
@@ -231,15 +308,48 @@ def test_no_hand_typed_metric_values_in_prose(path):
 FIGURE = re.compile(r"^(`{3,}|:{3,})\{figure\}\s*(\S+)\s*\n(.*?)^\1\s*$", re.S | re.M)
 
 
-@pytest.mark.parametrize("path", [*SOURCES, *sorted(ROOT.glob("chapters/*/*.md"))], ids=rel)
-def test_figures_exist_and_have_alt_text(path):
-    text = path.read_text(encoding="utf-8")
+PAGES = sorted({*SOURCES, *ROOT.glob("chapters/*/*.md"), *ROOT.glob("labs/*/*.md")})  # each page once
+
+
+def figure_problems(path: Path, text: str) -> list[str]:
+    """What is wrong with the figures of a page: a missing file, no alt text, or a file that is
+    not in the page's own language folder (resolved, so ``../en/figures/`` is seen)."""
+    problems = []
+    home = path.relative_to(ROOT).parts[:2]  # (kind, language)
     for _, target, body in FIGURE.findall(text):
-        assert (path.parent / target).exists(), f"{rel(path)}: figure {target} does not exist"
-        alt = re.search(r"^:alt:\s*(\S.*)$", body, re.M)
-        assert alt, f"{rel(path)}: figure {target} has no :alt: text"
-        lang = path.parent.name
-        assert f"/{lang}/" in f"/{path.parent.relative_to(ROOT)}/", "figure of another language"
+        file = (path.parent / target).resolve()
+        if not file.exists():
+            problems.append(f"figure {target} does not exist")
+        if not re.search(r"^:alt:\s*(\S.*)$", body, re.M):
+            problems.append(f"figure {target} has no :alt: text")
+        if not file.is_relative_to(ROOT) or file.relative_to(ROOT).parts[:2] != home:
+            problems.append(f"figure {target} is not in {'/'.join(home)}/: a figure of another language")
+    return problems
+
+
+def test_pages_are_collected_once():
+    assert len(PAGES) == len({p.resolve() for p in PAGES})
+    assert set(SOURCES) <= set(PAGES) and ROOT / "chapters" / "en" / "index.md" in PAGES
+
+
+@pytest.mark.parametrize("path", PAGES, ids=rel)
+def test_figures_exist_and_have_alt_text(path):
+    problems = figure_problems(path, path.read_text(encoding="utf-8"))
+    assert not problems, f"{rel(path)}: {problems}"
+
+
+def test_a_figure_of_another_language_is_seen():
+    page = ROOT / "chapters" / "it" / "02-imbalance.md"
+    text = page.read_text(encoding="utf-8")
+    assert "{figure} figures/imbalance-roc-vs-pr.svg" in text and not figure_problems(page, text)
+    borrowed = text.replace(
+        "{figure} figures/imbalance-roc-vs-pr.svg", "{figure} ../en/figures/imbalance-roc-vs-pr.svg"
+    )
+    assert figure_problems(page, borrowed) == [
+        "figure ../en/figures/imbalance-roc-vs-pr.svg is not in chapters/it/: a figure of another language"
+    ]
+    no_alt = re.sub(r"^:alt:.*\n", "", text, count=1, flags=re.M)
+    assert any("has no :alt: text" in problem for problem in figure_problems(page, no_alt))
 
 
 def headings(nb) -> list[int]:

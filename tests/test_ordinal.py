@@ -92,13 +92,34 @@ def test_predict_mode_and_median():
     Xs = StandardScaler().fit_transform(X)
     proba = model.predict_proba(Xs)
     assert np.allclose(proba.sum(axis=1), 1) and (proba >= 0).all()
-    assert np.array_equal(model.predict(Xs), model.classes_[proba.argmax(axis=1)])
-    median = model.predict(Xs, decision="median")
-    expected = model.classes_[(np.cumsum(proba, axis=1) >= 0.5).argmax(axis=1)]
-    assert np.array_equal(median, expected)
+    # the median of a cumulative-logit model is the interval of the latent score among the
+    # cut-points: P(y <= k) = expit(theta_k - score) >= 1/2 exactly when theta_k >= score
+    interval = np.searchsorted(model.cut_points_, model.latent_score(Xs), side="left")
+    assert np.array_equal(model.predict(Xs, decision="median"), model.classes_[interval])
     assert np.all(np.diff(model.cut_points_) > 0)
     with pytest.raises(ValueError, match="decision"):
         model.predict(Xs, decision="mean")
+
+
+def test_predict_mode_and_median_of_typed_distributions(monkeypatch):
+    X, y = datasets.diabetes_stages()
+    model = OrdinalLogisticRegression().fit(StandardScaler().fit_transform(X), y)
+    typed = np.array(
+        [
+            # mode, median (the first class where the running sum reaches 1/2), by hand
+            [0.40, 0.10, 0.05, 0.05, 0.40],  # tie: the first, 1; running sums 0.4, 0.5: 2
+            [0.05, 0.30, 0.10, 0.15, 0.40],  # 5; 0.05, 0.35, 0.45, 0.60: 4
+            [0.50, 0.20, 0.10, 0.10, 0.10],  # 1; 0.5 reaches 1/2: 1
+            [0.10, 0.10, 0.20, 0.35, 0.25],  # 4; 0.1, 0.2, 0.4, 0.75: 4
+            [0.00, 0.00, 0.00, 0.00, 1.00],  # 5; 5
+        ]
+    )
+    monkeypatch.setattr(model, "predict_proba", lambda X: typed)
+    rows = np.zeros((5, X.shape[1]))
+    assert model.classes_.tolist() == [1, 2, 3, 4, 5]
+    assert model.predict(rows).tolist() == [1, 5, 1, 4, 5]
+    assert model.predict(rows, decision="mode").tolist() == [1, 5, 1, 4, 5]
+    assert model.predict(rows, decision="median").tolist() == [2, 4, 1, 4, 5]
 
 
 def test_penalty_shrinks_coefficients():

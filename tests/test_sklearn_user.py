@@ -285,13 +285,13 @@ def test_numbers_and_strings_are_not_compared_as_strings():
 
 
 def test_messages_show_numbers_as_typed():
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(ValueError, match="does not occur") as error:
         confusion_counts(np.array([0, 2, 2]), np.array([0, 0, 2]), pos_label=np.int64(1))
     assert "pos_label=1 " in str(error.value) and "np.int64" not in str(error.value)
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(ValueError, match="proba has 2 columns but there are 3 labels") as error:
         per_example_log_loss([0, 1, 2], np.full((3, 2), 0.5), labels=np.array([0, 1, 2]))
     assert "[0, 1, 2]" in str(error.value) and "np.int64" not in str(error.value)
-    with pytest.raises(ValueError) as error:
+    with pytest.raises(ValueError, match="n_bins must be a positive whole number, got 0") as error:
         expected_calibration_error([0, 1], [0.2, 0.8], n_bins=np.int64(0))
     assert "np.int64" not in str(error.value)
 
