@@ -14,7 +14,7 @@ from beyond_accuracy.metrics import (
     max_calibration_error,
     reliability_table,
 )
-from beyond_accuracy.widgets import CalibrationExplorer
+from beyond_accuracy.explorers import CalibrationExplorer
 
 
 @st.composite
@@ -165,22 +165,6 @@ def test_explorer_summary_matches_sklearn_and_counts_changed_decisions():
     changed = np.sum((p >= 0.5) != (probs[("A", "none")] >= 0.5))
     assert s["decisions_changed"] == changed
     assert explorer.summary("B", "none")["decisions_changed"] == 0
-
-
-def test_explorer_widget_callback_redraws():
-    set_language("it")
-    y, probs = explorer_data()
-    explorer = CalibrationExplorer(y, probs)
-    box = explorer.widget()
-    model_menu, calibrator_menu = box.children[0].children
-    assert model_menu.description == term("model") and calibrator_menu.description == term("calibrator")
-    assert explorer.selection == ("A", "none")  # drawn once when created
-    calibrator_menu.value = "temperature"  # fires the callback, as a click would
-    assert explorer.selection == ("A", "temperature")
-    assert explorer.last_summary.equals(explorer.summary("A", "temperature"))
-    model_menu.value = "B"
-    assert explorer.selection == ("B", "temperature")
-    assert explorer.update("B", "none")["decisions_changed"] == 0
 
 
 def test_explorer_validates():
