@@ -8,13 +8,13 @@ from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
 
 from beyond_accuracy import plots, set_language, term
+from beyond_accuracy.explorers import CalibrationExplorer
 from beyond_accuracy.metrics import (
     brier_decomposition,
     expected_calibration_error,
     max_calibration_error,
     reliability_table,
 )
-from beyond_accuracy.explorers import CalibrationExplorer
 
 
 @st.composite

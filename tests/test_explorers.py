@@ -219,3 +219,202 @@ def test_the_notebook_keeps_no_kernel_state_of_the_explorers():
     del nb.metadata["widgets"][WIDGET_STATE]["state"]["l2"]
     drop_browser_widget_state(nb)
     assert "widgets" not in nb.metadata
+
+
+# --- chapters 3-5: calibration, kappa paradox, review budget (E2) ----------------------------
+
+from beyond_accuracy.explorers import (  # noqa: E402
+    CalibrationExplorer,
+    KappaParadoxExplorer,
+    ReviewBudgetExplorer,
+)
+from beyond_accuracy.metrics import expected_calibration_error, hunt_curve  # noqa: E402
+
+GRADING = np.array([[0.9, 0.1, 0.0], [0.1, 0.8, 0.1], [0.0, 0.1, 0.9]])  # chapter 4's error mechanism
+
+
+def calibration_data(n=171, seed=0):
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(size=n)
+    y = (rng.uniform(size=n) < p).astype(int)
+    probs = {}
+    for model, power in (("naive Bayes", 3.0), ("logistic regression", 1.0)):
+        raw = p**power / (p**power + (1 - p) ** power)
+        probs[(model, "none")] = raw
+        probs[(model, "temperature")] = np.clip(raw * 0.9 + 0.05, 0, 1)
+        probs[(model, "isotonic")] = np.round(raw * 4) / 4  # steps, some exactly on 0.5 and bin edges
+    return y, probs
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_calibration_export_carries_every_probability_exactly_and_localised_words(lang):
+    set_language(lang)
+    y, probs = calibration_data()
+    w = CalibrationExplorer(y, probs)
+    data = json.loads(json.dumps(w.export()))["data"]  # what the page receives
+    assert data["y"] == "".join(map(str, y))
+    for (model, calibrator), p in probs.items():
+        assert np.array_equal(np.array(data["probs"][model][calibrator]), p)  # no rounding: same bins
+    assert [m["name"] for m in data["models"]] == [
+        term_of(k, lang) for k in ("model_naive_bayes", "model_logistic_regression")
+    ]
+    keys = set(re.findall(r'L\("(\w+)"\)', (JS / "calibration.js").read_text(encoding="utf-8")))
+    assert keys <= set(data["labels"]), keys - set(data["labels"])
+    # the fallback text is the package's numbers for the first model with its first calibrator
+    s = w.summary("naive Bayes", "temperature")
+    assert f"ECE {fmt_(s['ece'], 3, lang)}" in w.text_summary()
+    assert w.text_summary() in w.to_html()
+    assert len(w.to_html().encode()) < 60_000  # 171 examples × 6 arrays: a chapter's share of ~100 kB
+
+
+def term_of(key, lang):
+    from beyond_accuracy import term
+
+    return term(key, lang)
+
+
+def fmt_(x, digits, lang):
+    from beyond_accuracy import fmt
+
+    return fmt(x, digits, lang=lang)
+
+
+def test_calibration_summary_uses_the_chosen_bins_and_counts_ties_at_the_threshold():
+    y, probs = calibration_data()
+    w = CalibrationExplorer(y, probs)
+    p, raw = probs[("naive Bayes", "isotonic")], probs[("naive Bayes", "none")]
+    assert (p == 0.5).any()  # the rule p >= 0.5 flags a probability of exactly one half
+    assert w.summary("naive Bayes", "isotonic")["decisions_changed"] == np.sum((p >= 0.5) != (raw >= 0.5))
+    for bins in (1, 7, 30):
+        assert w.summary("naive Bayes", "isotonic", n_bins=bins)["ece"] == expected_calibration_error(
+            y, p, n_bins=bins
+        )
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (
+            lambda y, p: (y, {k: v for k, v in p.items() if k != ("naive Bayes", "isotonic")}),
+            "every calibrator",
+        ),
+        (lambda y, p: (y, {k: v for k, v in p.items() if k[1] != "none"}), "uncalibrated entry"),
+        (lambda y, p: (y, {"A": p[("naive Bayes", "none")]}), "string pairs"),
+        (lambda y, p: (y * 2, p), "0/1 labels"),
+        (lambda y, p: (y, {**p, ("naive Bayes", "none"): p[("naive Bayes", "none")] + 1}), "probabilities"),
+        (lambda y, p: (y[:-1], p), "same length"),
+        (lambda y, p: (y, {}), "non-empty"),
+    ],
+)
+def test_calibration_explorer_validates(change, match):
+    y, probs = change(*calibration_data())
+    with pytest.raises(ValueError, match=match):
+        CalibrationExplorer(y, probs)
+
+
+@pytest.mark.parametrize("n_bins", [0, 31, 2.5, True])
+def test_calibration_explorer_validates_its_bins(n_bins):
+    with pytest.raises(ValueError, match="n_bins"):
+        CalibrationExplorer(*calibration_data(), n_bins=n_bins)
+
+
+def test_kappa_grid_starts_at_equal_shares_and_holds_the_chapters_populations():
+    w = KappaParadoxExplorer(GRADING)
+    shares = json.loads(json.dumps(w.export()))["data"]["shares"]
+    assert shares[0] == 1 / 3 and shares[-1] == 0.99 and 0.9 in shares and 0.98 in shares
+    assert all(b > a for a, b in zip(shares, shares[1:]))
+    # the chapter's own formula (weighted_kappa of the expected matrix) agrees with scikit-learn's
+    observed = np.array([0.9, 0.05, 0.05])[:, None] * GRADING
+    i, j = np.indices((3, 3))
+    weights = (i - j) ** 2 / 4
+    expected = np.outer(observed.sum(axis=1), observed.sum(axis=0)) / observed.sum()
+    by_hand = 1 - (weights * observed).sum() / (weights * expected).sum()
+    assert w.scores(0.9)["qwk"] == pytest.approx(by_hand, abs=1e-12)
+    assert w.scores(0.9)["accuracy"] == pytest.approx(np.trace(observed))
+    assert w.scores(0.98)["qwk"] < w.scores(0.9)["qwk"] < w.scores(1 / 3)["qwk"]
+
+
+@pytest.mark.parametrize(
+    "grading, match",
+    [
+        ([[1.0]], "square"),
+        ([[0.5, 0.4], [0.2, 0.8]], "sum to 1"),
+        ([[1.5, -0.5], [0, 1]], "probabilities"),
+        ([1, 2, 3], "square"),
+    ],
+)
+def test_kappa_explorer_validates(grading, match):
+    with pytest.raises(ValueError, match=match):
+        KappaParadoxExplorer(grading)
+    with pytest.raises(ValueError, match="share"):
+        KappaParadoxExplorer(GRADING, share=0.2)
+
+
+def test_review_export_is_the_packages_ranking():
+    rng = np.random.default_rng(3)
+    is_error = rng.uniform(size=500) < 0.06
+    scores = np.round(rng.gamma(1.0, size=500) + 2 * is_error, 1)  # ties, kept in data order
+    w = ReviewBudgetExplorer(is_error, scores, max_k=120)
+    data = json.loads(json.dumps(w.export()))["data"]
+    ranked = np.array([c == "1" for c in data["ranked"]])
+    curve = hunt_curve(is_error, scores)
+    assert np.array_equal(np.cumsum(ranked), curve["found"].to_numpy())
+    assert data["k"] == 50 and data["max_k"] == 120 and len(ranked) == 500
+    row = curve.iloc[49]
+    assert (
+        f"{int(row['found'])}/{int(is_error.sum())}" in w.summary() or str(int(row["found"])) in w.summary()
+    )
+    assert len(w.to_html().encode()) < 5_000
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"k": 0}, "k must"),
+        ({"k": 30, "max_k": 20}, "k must"),
+        ({"max_k": 501}, "max_k"),
+        ({"max_k": 2.5}, "max_k"),
+    ],
+)
+def test_review_explorer_validates(kwargs, match):
+    is_error = np.arange(500) % 10 == 0
+    with pytest.raises(ValueError, match=match):
+        ReviewBudgetExplorer(is_error, np.arange(500.0), **kwargs)
+    with pytest.raises(ValueError, match="no example"):
+        ReviewBudgetExplorer(np.zeros(5, dtype=bool), np.arange(5.0))
+
+
+NODE = __import__("shutil").which("node")
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the browser tests check the same numbers")
+def test_the_calibration_module_bins_as_the_package_does(tmp_path):
+    """js/calibration.js's ECE and Brier on probabilities on and near every bin edge, 0, ½ and 1."""
+    import subprocess
+
+    from sklearn.metrics import brier_score_loss
+
+    rng = np.random.default_rng(0)
+    cases, expected = [], []
+    for trial in range(30):
+        p = rng.uniform(size=200)
+        p[:12] = [0, 1, 0.5, 0.3, 0.7, 0.1, 0.9, 0.6, 0.2, 1e-12, 1 - 1e-12, 0.8]
+        if trial % 2:
+            p = np.round(p, 1 + trial % 3)  # many probabilities exactly on an edge
+        y = (rng.uniform(size=p.size) < p).astype(int)
+        for bins in (1, 3, 5, 7, 10, 15, 29, 30):
+            cases.append(["ece", y.tolist(), p.tolist(), bins])
+            expected.append(expected_calibration_error(y, p, n_bins=bins))
+        cases.append(["brier", y.tolist(), p.tolist(), 0])
+        expected.append(brier_score_loss(y, p))
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    script = esm("calibration").replace("export default", "const _module =") + (
+        "\nconst fs = require('fs');"
+        f"\nconst cases = JSON.parse(fs.readFileSync({json.dumps(str(tmp_path / 'cases.json'))}, 'utf8'));"
+        "\nconsole.log(JSON.stringify(cases.map(([f, y, p, b]) => f === 'ece' ? baCalEce(y, p, b) : baCalBrier(y, p))));"
+    )
+    (tmp_path / "run.cjs").write_text(script)
+    out = json.loads(
+        subprocess.run([NODE, str(tmp_path / "run.cjs")], capture_output=True, text=True, check=True).stdout
+    )
+    assert np.allclose(out, expected, rtol=1e-12, atol=1e-14)

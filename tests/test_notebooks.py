@@ -105,6 +105,25 @@ def glue_outputs(cell) -> dict[str, dict]:
     return found
 
 
+EXPLORER_JSON = re.compile(r'data-module="(\w+)"[^>]*><script type="application/json">(.*?)</script>', re.S)
+
+
+def explorer_numbers(html: str):
+    """An explorer's stored output without what is localised (labels, number style, shown names):
+    its module and its data, which every language must share."""
+    import json
+
+    def strip(x):
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in ("labels", "number_style", "name")}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    module, payload = EXPLORER_JSON.search(html).groups()
+    return module, strip(json.loads(payload)["data"])
+
+
 def comparable(cell) -> list:
     """The outputs of a cell that must match across languages (images, widgets and glue excluded)."""
     items = []
@@ -115,6 +134,10 @@ def comparable(cell) -> list:
             items.append(("stream", out.name, out.text))
         elif out.output_type in ("execute_result", "display_data"):
             if WIDGET in out.data:  # a live widget: random model id, localised labels in its repr
+                continue
+            html = out.data.get("text/html", "")
+            if html.startswith('<div class="ba-widget"'):  # an explorer: its words are the page's
+                items.append((out.output_type, explorer_numbers(html)))
                 continue
             data = {k: v for k, v in out.data.items() if not k.startswith("image/")}
             items.append((out.output_type, data))

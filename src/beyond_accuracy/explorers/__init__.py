@@ -2,10 +2,10 @@
 js/core.js) that renders on the book's static page and, as an anywidget, in Jupyter and Colab.
 The Python side only exports data; the browser computes what the reader sees."""
 
-from ._widget import BrowserWidget, esm, loader, modules
 from ._calibration import CalibrationExplorer
 from ._kappa import KappaParadoxExplorer
 from ._review import ReviewBudgetExplorer
+from ._widget import BrowserWidget, esm, loader, modules
 from .threshold import ThresholdExplorer
 
 __all__ = [

@@ -64,7 +64,9 @@ class CalibrationExplorer(BrowserWidget):
     def __init__(self, y_true, probs: dict, n_bins: int = 10, threshold: float = 0.5):
         y = v.as_1d(y_true, "y_true")
         if not set(v.distinct(y)) <= {0, 1}:
-            raise ValueError(f"y_true must hold 0/1 labels (1 = the positive class), found {v.distinct(y)[:5]}")
+            raise ValueError(
+                f"y_true must hold 0/1 labels (1 = the positive class), found {v.distinct(y)[:5]}"
+            )
         if not isinstance(probs, dict) or not probs:
             raise ValueError("probs must be a non-empty dict {(model, calibrator): probabilities}")
         clean = {}
@@ -78,7 +80,9 @@ class CalibrationExplorer(BrowserWidget):
         calibrators = list(dict.fromkeys(k[1] for k in clean))
         missing = [m for m in models if (m, "none") not in clean]
         if missing:
-            raise ValueError(f"every model needs an uncalibrated entry (model, 'none'); missing for {missing}")
+            raise ValueError(
+                f"every model needs an uncalibrated entry (model, 'none'); missing for {missing}"
+            )
         holes = [(m, c) for m in models for c in calibrators if (m, c) not in clean]
         if holes:
             raise ValueError(f"every model needs every calibrator; missing {holes[:3]}")
