@@ -74,6 +74,7 @@ export default {
     plot.line(path.map(([s, r]) => [s, r.accuracy]), "ba-line");
     plot.line(path.map(([s, r]) => [s, r.qwk]), "ba-line ba-alt");
     const accPoint = plot.point("accuracy"), qwkPoint = plot.point("qwk");
+    plot.svg.querySelector('[data-point="accuracy"]').style.fill = "#1f6fb4";
     const legend = baEl("p", { class: "ba-caption" }, [
       baEl("span", { "aria-hidden": "true", style: "color:#1f6fb4" }, "— "), L("accuracy"), " · ",
       baEl("span", { "aria-hidden": "true", style: "color:#c0503a" }, "— "), L("weighted_kappa")]);
