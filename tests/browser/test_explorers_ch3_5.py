@@ -189,6 +189,14 @@ def test_the_explorer_fits_a_phone(open_page, module, page, lang):
         f"{page} ({lang}) explorer spans {left}..{right} of {viewport}"
     )
     assert scroll_width <= client_width + 1, f"{page} ({lang}): the explorer's content overflows"
+    outside = driver.execute_script(
+        "const w = document.documentElement.clientWidth;"
+        "return [...arguments[0].querySelectorAll('*')].filter((e) => {"
+        " const r = e.getBoundingClientRect(); return r.width > 0 && (r.left < -0.5 || r.right > w + 0.5); })"
+        ".map((e) => e.tagName + ': ' + (e.textContent || '').slice(0, 40));",
+        root,
+    )
+    assert not outside, f"{page} ({lang}): parts of the explorer lie outside the screen: {outside}"
     for control in host.find_elements(By.CSS_SELECTOR, "input[type=range], select"):
         assert control.size["height"] >= 44, f"{page} ({lang}): a control smaller than 44 px"
     assert not explorer_errors(driver), f"{page_path(page, lang)} at 390 px: console errors"

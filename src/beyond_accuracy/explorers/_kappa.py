@@ -15,6 +15,7 @@ from ._widget import BrowserWidget
 
 _LABELS = (
     "class_one_share",
+    "ord_edge_share",
     "accuracy",
     "weighted_kappa",
     "actual_class",

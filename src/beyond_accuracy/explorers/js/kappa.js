@@ -69,7 +69,7 @@ export default {
     ]);
 
     const path = shares.map((s) => [s, baKappaScores(grading, s)]);
-    const plot = baPlot({ xLabel: L("class_one_share"), yLabel: L("metric_value"), label: L("ord_paradox_title"),
+    const plot = baPlot({ xLabel: L("ord_edge_share"), yLabel: L("metric_value"), label: L("ord_paradox_title"),
       x: [0, 1], y: [0, 1], fmt: (v) => baFmt(v, 1, false, style) });
     plot.line(path.map(([s, r]) => [s, r.accuracy]), "ba-line");
     plot.line(path.map(([s, r]) => [s, r.qwk]), "ba-line ba-alt");
