@@ -3,6 +3,7 @@ with the same code (only the language cell differs), and their stored outputs ag
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -105,23 +106,12 @@ def glue_outputs(cell) -> dict[str, dict]:
     return found
 
 
-EXPLORER_JSON = re.compile(r'data-module="(\w+)"[^>]*><script type="application/json">(.*?)</script>', re.S)
-
-
-def explorer_numbers(html: str):
-    """An explorer's stored output without what is localised (labels, number style, shown names):
-    its module and its data, which every language must share."""
-    import json
-
-    def strip(x):
-        if isinstance(x, dict):
-            return {k: strip(v) for k, v in x.items() if k not in ("labels", "number_style", "name")}
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        return x
-
-    module, payload = EXPLORER_JSON.search(html).groups()
-    return module, strip(json.loads(payload)["data"])
+def explorer_data(html: str) -> tuple[str, dict]:
+    """An explorer's module and exported data without what is localised (labels, number style)."""
+    module = re.search(r'data-module="([^"]+)"', html).group(1)
+    payload = re.search(r'<script type="application/json">(.*?)</script>', html, re.S).group(1)
+    data = json.loads(payload)["data"]
+    return module, {k: v for k, v in data.items() if k not in ("labels", "number_style")}
 
 
 def comparable(cell) -> list:
@@ -135,9 +125,8 @@ def comparable(cell) -> list:
         elif out.output_type in ("execute_result", "display_data"):
             if WIDGET in out.data:  # a live widget: random model id, localised labels in its repr
                 continue
-            html = out.data.get("text/html", "")
-            if html.startswith('<div class="ba-widget"'):  # an explorer: its words are the page's
-                items.append((out.output_type, explorer_numbers(html)))
+            if out.data.get("text/html", "").startswith('<div class="ba-widget"'):
+                items.append(("explorer", explorer_data(out.data["text/html"])))
                 continue
             data = {k: v for k, v in out.data.items() if not k.startswith("image/")}
             items.append((out.output_type, data))

@@ -84,8 +84,7 @@ def summary_text(host) -> str:
 
 def check_calibration(driver, host, data, lang, where):
     y = np.array([int(c) for c in data["y"]])
-    models = [m["key"] for m in data["models"]]
-    calibrators = [c["key"] for c in data["calibrators"]]
+    models, calibrators = data["models"], data["calibrators"]
     t = data["threshold"]
     rng = np.random.default_rng(0)
     positions = [(models[0], calibrators[-1], 10), (models[-1], "none", 1), (models[0], "none", 30)]

@@ -6,6 +6,8 @@ from ._calibration import CalibrationExplorer
 from ._kappa import KappaParadoxExplorer
 from ._review import ReviewBudgetExplorer
 from ._widget import BrowserWidget, esm, loader, modules
+from .cost import CostExplorer
+from .prevalence import PrevalenceExplorer
 from .threshold import ThresholdExplorer
 
 __all__ = [
@@ -13,6 +15,8 @@ __all__ = [
     "CalibrationExplorer",
     "KappaParadoxExplorer",
     "ReviewBudgetExplorer",
+    "CostExplorer",
+    "PrevalenceExplorer",
     "ThresholdExplorer",
     "esm",
     "loader",

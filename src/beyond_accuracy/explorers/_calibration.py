@@ -137,15 +137,19 @@ class CalibrationExplorer(BrowserWidget):
     def _export(self, lang: str) -> dict:
         return {
             "y": "".join("1" if t else "0" for t in self.y),
-            "models": [{"key": m, "name": _shown(m, lang)} for m in self.models],
-            "calibrators": [{"key": c, "name": _shown(c, lang)} for c in self.calibrators],
+            "models": self.models,
+            "calibrators": self.calibrators,
             # full precision: the browser's numbers must equal Python's (a bin edge or the
             # threshold must not move a probability to the other side); ~20 bytes a number
             "probs": {m: {c: self.probs[(m, c)].tolist() for c in self.calibrators} for m in self.models},
             "n_bins": self.n_bins,
             "max_bins": MAX_EXPLORER_BINS,
             "threshold": self.threshold,
-            "labels": {key: term(key, lang) for key in _LABELS},
+            # every localised word is a label: the menus' names too ("name:<key>")
+            "labels": {
+                **{key: term(key, lang) for key in _LABELS},
+                **{f"name:{k}": _shown(k, lang) for k in self.models + self.calibrators},
+            },
         }
 
     def text_summary(self) -> str:

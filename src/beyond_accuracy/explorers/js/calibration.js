@@ -1,8 +1,8 @@
 // Calibration explorer (chapter 3, lab 3): a model, a calibrator and a number of equal-width bins
 // → the reliability diagram (uncalibrated and calibrated), ECE, Brier score and the decisions at
-// the threshold that the calibrator changed. data: {y: "0110…", models: [{key, name}],
-// calibrators: [{key, name}], probs: {model: {calibrator: [p…]}}, n_bins, max_bins, threshold,
-// labels, number_style}.
+// the threshold that the calibrator changed. data: {y: "0110…", models: [key…], calibrators: [key…],
+// probs: {model: {calibrator: [p…]}}, n_bins, max_bins, threshold, labels (with "name:<key>", the
+// shown name of each model and calibrator), number_style}.
 
 // Equal-width bins as beyond_accuracy.metrics: edges numpy.linspace(0, 1, n + 1), i.e. i * (1/n);
 // bins half-open [a, b), the last one closed (1.0 falls in it): the bin of p is the number of inner
@@ -59,13 +59,14 @@ export default {
     const y = Array.from(data.y, (c) => (c === "1" ? 1 : 0));
     const f3 = (v) => baFmt(v, 3, false, style);
     const root = baRoot(el, model);
-    const first = data.calibrators.find((c) => c.key !== "none") || data.calibrators[0];
-    const choice = { model: data.models[0].key, calibrator: first.key, bins: data.n_bins };
+    const first = data.calibrators.find((c) => c !== "none") || data.calibrators[0];
+    const choice = { model: data.models[0], calibrator: first, bins: data.n_bins };
+    const name = (key) => L(`name:${key}`);
 
     const modelMenu = baSelect({ control: "model", label: L("model"), value: choice.model,
-      options: data.models.map((m) => [m.key, m.name]), onInput: (v) => { choice.model = v; update(); } });
+      options: data.models.map((m) => [m, name(m)]), onInput: (v) => { choice.model = v; update(); } });
     const calMenu = baSelect({ control: "calibrator", label: L("calibrator"), value: choice.calibrator,
-      options: data.calibrators.map((c) => [c.key, c.name]), onInput: (v) => { choice.calibrator = v; update(); } });
+      options: data.calibrators.map((c) => [c, name(c)]), onInput: (v) => { choice.calibrator = v; update(); } });
     const bins = baSlider({ control: "bins", label: L("cal_bins"), min: 1, max: data.max_bins, step: 1,
       value: data.n_bins, format: (v) => String(v), onInput: (v) => { choice.bins = v; update(); } });
     const thresholdText = baFmt(data.threshold, 2, false, style);
@@ -121,8 +122,7 @@ export default {
       dots.replaceChildren();
       drawDots(rawPts, "#1f6fb4", "uncalibrated");
       drawDots(calPts, "#c0503a", "calibrated");
-      const shown = (list, k) => list.find((x) => x.key === k).name;
-      const values = { model: shown(data.models, choice.model), calibrator: shown(data.calibrators, choice.calibrator),
+      const values = { model: name(choice.model), calibrator: name(choice.calibrator),
         bins: choice.bins, ece: f3(ece), brier: f3(brier), changed, threshold: thresholdText };
       summary.textContent = baTemplate(L("cal_summary"), values);
       plot.svg.setAttribute("aria-label", `${L("reliability_diagram")}: ${summary.textContent}`);
