@@ -86,7 +86,7 @@ class KappaParadoxExplorer(BrowserWidget):
             "labels": {key: term(key, lang) for key in _LABELS},
         }
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         """The text summary of the starting position (shown without JavaScript)."""
         s = self.scores(self.share)
         return term("kappa_summary", self.lang).format(

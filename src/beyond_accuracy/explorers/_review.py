@@ -55,7 +55,7 @@ class ReviewBudgetExplorer(BrowserWidget):
             "labels": {key: term(key, lang) for key in _LABELS},
         }
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         """The text summary of the starting position (shown without JavaScript)."""
         row = self.curve.iloc[self.k - 1]
         return term("review_summary", self.lang).format(

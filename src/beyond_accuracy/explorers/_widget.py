@@ -99,7 +99,7 @@ def _script_json(obj) -> str:
 class BrowserWidget(anywidget.AnyWidget):
     """Base class of the explorers and quizzes: ``module`` names js/<module>.js.
 
-    Subclasses build ``data`` (a JSON-serialisable dict) and a localised ``summary()`` shown where
+    Subclasses build ``data`` (a JSON-serialisable dict) and a localised ``text_summary()`` shown where
     JavaScript does not run. Traits synced with the front end: ``data``, ``lang`` and ``state`` (the
     module writes the reader's current control values into ``state``).
     """
@@ -129,14 +129,9 @@ class BrowserWidget(anywidget.AnyWidget):
         """What the static page receives: {"data": ..., "lang": ...}."""
         return {"data": self.data, "lang": self.lang}
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         """A short localised text of what the explorer shows (for readers without JavaScript)."""
         return ""
-
-    def text_summary(self) -> str:
-        """The fallback and text/plain text: ``summary()``, unless a subclass whose ``summary`` is
-        something else (CalibrationExplorer's, a pandas Series per choice) overrides this."""
-        return self.summary()
 
     def to_html(self) -> str:
         """The static page's element: the module name, the JSON and the text summary."""
