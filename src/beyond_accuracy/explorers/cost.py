@@ -73,7 +73,7 @@ class CostExplorer(BrowserWidget):
             self._y, self._p, self.data["thresholds"], c_fp=c_fp, c_fn=c_fn, pos_label=self._pos
         )
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         c_fp, c_fn, lang = self.data["c_fp"]["value"], self.data["c_fn"]["value"], self.lang
         table = self.costs(c_fp, c_fn)
         best = table.loc[table["cost"].idxmin()]

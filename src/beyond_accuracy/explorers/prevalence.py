@@ -53,7 +53,7 @@ class PrevalenceExplorer(BrowserWidget):
         fp, tn = (1 - prevalence) * (1 - specificity), (1 - prevalence) * specificity
         return {"ppv": tp / (tp + fp), "npv": tn / (tn + fn), "false_alarms_per_true_case": fp / tp}
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         d, lang = self.data, self.lang
         sens, spec, prev = (d[k]["value"] for k in ("sensitivity", "specificity", "prevalence"))
         v = self.values(sens, spec, prev)

@@ -71,7 +71,7 @@ class ThresholdExplorer(BrowserWidget):
         """The package's counts and metrics at ``thresholds`` (threshold_table with F1 and F2)."""
         return threshold_table(self._y, self._scores, thresholds, betas=(1, 2))
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         from sklearn.metrics import matthews_corrcoef
 
         t = self.data["threshold"]["value"]
