@@ -11,13 +11,13 @@ from sklearn.metrics import brier_score_loss
 from statsmodels.stats.proportion import proportion_confint
 
 from beyond_accuracy import plots, set_language, term
+from beyond_accuracy.explorers import CalibrationExplorer
 from beyond_accuracy.metrics import (
     brier_decomposition,
     expected_calibration_error,
     max_calibration_error,
     reliability_table,
 )
-from beyond_accuracy.widgets import CalibrationExplorer
 
 
 @st.composite
@@ -195,22 +195,6 @@ def test_explorer_summary_by_hand_and_counts_changed_decisions():
     assert CalibrationExplorer(y, probs).summary("B", "none")["decisions_changed"] == 0
     # at 0.45 only item 2 changes (0.4 -> 0.55): 0.6 -> 0.45 and 0.5 -> 0.49 stay flagged
     assert CalibrationExplorer(y, probs, threshold=0.45).summary("A", "temperature")["decisions_changed"] == 1
-
-
-def test_explorer_widget_callback_redraws():
-    set_language("it")
-    y, probs = explorer_data()
-    explorer = CalibrationExplorer(y, probs)
-    box = explorer.widget()
-    model_menu, calibrator_menu = box.children[0].children
-    assert model_menu.description == term("model") and calibrator_menu.description == term("calibrator")
-    assert explorer.selection == ("A", "none")  # drawn once when created
-    calibrator_menu.value = "temperature"  # fires the callback, as a click would
-    assert explorer.selection == ("A", "temperature")
-    assert explorer.last_summary.equals(explorer.summary("A", "temperature"))
-    model_menu.value = "B"
-    assert explorer.selection == ("B", "temperature")
-    assert explorer.update("B", "none")["decisions_changed"] == 0
 
 
 def test_explorer_validates():

@@ -1,0 +1,24 @@
+"""Kernel-free explorers: each is one ES module (js/<name>.js, with the component library
+js/core.js) that renders on the book's static page and, as an anywidget, in Jupyter and Colab.
+The Python side only exports data; the browser computes what the reader sees."""
+
+from ._calibration import CalibrationExplorer
+from ._kappa import KappaParadoxExplorer
+from ._review import ReviewBudgetExplorer
+from ._widget import BrowserWidget, esm, loader, modules
+from .cost import CostExplorer
+from .prevalence import PrevalenceExplorer
+from .threshold import ThresholdExplorer
+
+__all__ = [
+    "BrowserWidget",
+    "CalibrationExplorer",
+    "KappaParadoxExplorer",
+    "ReviewBudgetExplorer",
+    "CostExplorer",
+    "PrevalenceExplorer",
+    "ThresholdExplorer",
+    "esm",
+    "loader",
+    "modules",
+]
