@@ -79,6 +79,38 @@ def merge_streams(outputs: list) -> list:
     return merged
 
 
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def drop_browser_widget_state(nb) -> None:
+    """Remove the kernel-side state of the explorers (anywidget models, and the layout models they
+    own) from the notebook's widget metadata, and their widget views from the outputs.
+
+    An explorer's output also holds ``text/html`` with everything the static page needs; the stored
+    state would only repeat it (the whole JavaScript bundle included), make myst-nb load the
+    ipywidgets manager from a CDN, and change at every run (random model ids)."""
+    widgets = nb.metadata.get("widgets", {})
+    state = widgets.get(WIDGET_STATE, {}).get("state", {})
+    dropped = {mid for mid, m in state.items() if m.get("model_module") == "anywidget"}
+    for mid in list(dropped):
+        for value in state[mid].get("state", {}).values():
+            if isinstance(value, str) and value.startswith("IPY_MODEL_"):
+                dropped.add(value[len("IPY_MODEL_") :])
+    for mid in dropped:
+        state.pop(mid, None)
+    if WIDGET_STATE in widgets and not state:
+        widgets.pop(WIDGET_STATE)
+    if "widgets" in nb.metadata and not widgets:
+        nb.metadata.pop("widgets")
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            view = data.get(WIDGET_VIEW)
+            if view and view.get("model_id") not in state and "text/html" in data:
+                data.pop(WIDGET_VIEW)
+
+
 def execute(path: Path, write: bool = True) -> tuple[Path, float]:
     """Execute the .md and (unless write=False) write its paired .ipynb; returns (path, seconds)."""
     path = Path(path)
@@ -92,6 +124,7 @@ def execute(path: Path, write: bool = True) -> tuple[Path, float]:
         record_timing=False,
     ).execute()
     seconds = time.perf_counter() - start
+    drop_browser_widget_state(nb)
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i:03d}"  # stable ids: re-executing changes only what really changed
         if cell.cell_type == "code":

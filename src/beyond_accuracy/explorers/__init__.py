@@ -1,0 +1,9 @@
+"""Kernel-free explorers and quizzes: each is one ES module (js/<name>.js, with the component library
+js/core.js) that renders on the book's static page and, as an anywidget, in Jupyter and Colab.
+The Python side only exports data; the browser computes what the reader sees."""
+
+from ._widget import BrowserWidget, esm, loader, modules
+from .quiz import Quiz
+from .threshold import ThresholdExplorer
+
+__all__ = ["BrowserWidget", "Quiz", "ThresholdExplorer", "esm", "loader", "modules"]

@@ -1,0 +1,153 @@
+"""BrowserWidget: one ES module that renders an explorer on the static page and in a notebook.
+
+A widget exports DATA only (a JSON dict with everything its module needs, including the labels in
+the notebook's language and the number style); the metrics the reader sees are computed by the
+module's JavaScript. In Jupyter or Colab the widget is an anywidget; on the book's static page
+the stored ``text/html`` output (the same JSON in a ``.ba-widget`` element) is rendered by
+``js/loader.js`` with the same module. The bundle of a module is ``js/core.js`` followed by
+``js/<name>.js`` (anywidget loads one string, so the module cannot import core.js).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import numbers
+from functools import cache
+from importlib import resources
+
+import anywidget
+import numpy as np
+import traitlets
+
+from ..language import _NUMBER_STYLE, _check_language, get_language, term
+
+# Explorer modules are the files of js/ other than these two.
+_LIBRARY = ("core", "loader")
+
+
+def _js(name: str) -> str:
+    return resources.files("beyond_accuracy").joinpath(f"explorers/js/{name}.js").read_text(encoding="utf-8")
+
+
+def modules() -> list[str]:
+    """The names of the explorer modules (js/<name>.js, without core.js and loader.js)."""
+    folder = resources.files("beyond_accuracy").joinpath("explorers/js")
+    names = sorted(p.name[:-3] for p in folder.iterdir() if p.name.endswith(".js"))
+    return [n for n in names if n not in _LIBRARY]
+
+
+@cache
+def esm(name: str) -> str:
+    """The bundle of module ``name``: core.js, a newline, then js/<name>.js (the text anywidget
+    loads as ``_esm`` and the Sphinx extension writes to _static/explorers/<name>.js)."""
+    if name not in modules():
+        raise ValueError(f"unknown explorer module {name!r}; the modules are {', '.join(modules())}")
+    return _js("core") + "\n" + _js(name)
+
+
+def loader() -> str:
+    """The static page's loader (js/loader.js)."""
+    return _js("loader")
+
+
+def rounded(values, digits: int = 6) -> list:
+    """A 1-D sequence of numbers as a JSON-ready list rounded to ``digits`` decimals (ints stay ints)."""
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"expected a 1-D sequence of numbers, got shape {arr.shape}")
+    if arr.dtype.kind in "biu":
+        return [int(x) for x in arr.tolist()]
+    if arr.dtype.kind != "f":
+        raise ValueError(f"expected numbers, got values of type {arr.dtype}")
+    if not np.isfinite(arr).all():
+        raise ValueError("expected finite numbers")
+    return [_clean(round(float(x), digits)) for x in arr.tolist()]
+
+
+def _clean(x: float):
+    """-0.0 as 0.0, and whole floats kept as floats (JSON 1.0 is 1.0)."""
+    return 0.0 if x == 0 else x
+
+
+def number(value, name: str, low=None, high=None) -> float:
+    """A finite real number within [low, high] (ValueError naming ``name`` otherwise)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if (low is not None and value < low) or (high is not None and value > high):
+        raise ValueError(f"{name} must lie in [{low}, {high}], got {value!r}")
+    return float(value)
+
+
+def labels(keys, lang: str) -> dict[str, str]:
+    """{key: term(key, lang)} for the label keys a module uses."""
+    return {key: term(key, lang) for key in keys}
+
+
+def number_style(lang: str) -> dict:
+    """The number style of ``lang`` (decimal mark, grouping, percent, minus), as fmt uses it."""
+    return dict(_NUMBER_STYLE[_check_language(lang)])
+
+
+def _script_json(obj) -> str:
+    """JSON safe inside <script>: no "</script>" or "<!--" can appear."""
+    text = json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+class BrowserWidget(anywidget.AnyWidget):
+    """Base class of the explorers and quizzes: ``module`` names js/<module>.js.
+
+    Subclasses build ``data`` (a JSON-serialisable dict) and a localised ``summary()`` shown where
+    JavaScript does not run. Traits synced with the front end: ``data``, ``lang`` and ``state`` (the
+    module writes the reader's current control values into ``state``).
+    """
+
+    module: str = ""
+    data = traitlets.Dict().tag(sync=True)
+    lang = traitlets.Unicode("en").tag(sync=True)
+    state = traitlets.Dict().tag(sync=True)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # ipywidgets' add_traits subclasses the class again, with _esm as a trait: keep that one
+        if cls.module and "_esm" not in cls.__dict__:
+            cls._esm = esm(cls.module)
+
+    def __init__(self, data: dict, lang: str | None = None, **kwargs):
+        if not self.module:
+            raise ValueError("BrowserWidget is a base class: use one of the explorers")
+        lang = _check_language(lang or get_language())
+        if not isinstance(data, dict):
+            raise ValueError("data must be a dict")
+        data = {**data, "number_style": number_style(lang)}
+        _script_json(data)  # JSON-serialisable and finite, or ValueError/TypeError now, not in the page
+        super().__init__(data=data, lang=lang, **kwargs)
+
+    def export(self) -> dict:
+        """What the static page receives: {"data": ..., "lang": ...}."""
+        return {"data": self.data, "lang": self.lang}
+
+    def summary(self) -> str:
+        """A short localised text of what the explorer shows (for readers without JavaScript)."""
+        return ""
+
+    def to_html(self) -> str:
+        """The static page's element: the module name, the JSON and the text summary."""
+        return (
+            f'<div class="ba-widget" data-module="{self.module}" lang="{self.lang}">'
+            f'<script type="application/json">{_script_json(self.export())}</script>'
+            f'<div class="ba-fallback"><p>{html.escape(self.summary())}</p></div></div>'
+        )
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, tuple):  # (data, metadata)
+            data, metadata = bundle
+        else:
+            data, metadata = bundle, {}
+        data = dict(data or {})
+        data["text/plain"] = self.summary() or type(self).__name__
+        data["text/html"] = self.to_html()
+        return data, metadata
