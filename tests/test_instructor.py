@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tools.editions import answer_key, page_of, student_notebook
 from beyond_accuracy.explorers.quiz import definitions
 from beyond_accuracy.language import term
+from tools.editions import answer_key, page_of, student_notebook
 from tools.instructor import QUIZ_KEY, build_pack, exercise_sheets, key_name, lab_number, labs, quiz_key
 from tools.project import ROOT, languages
 from tools.slides import REVEAL_FILES, chapters, deck_html
@@ -103,17 +103,24 @@ def test_the_quiz_key_is_the_definitions(lang):
     """Read from the stored definitions (data/quizzes/*.json), not through the code that writes
     the key: every question in order, its right option marked, every option's feedback."""
     expected = []
-    for chapter, stored in definitions().items():
+    for stored in definitions().values():
         for q in stored["questions"]:
             expected.append(("question", q["prompt"][lang]))
             for o in q["options"]:
-                text = o["text"][lang] if "text" in o else term("quiz_true" if o["value"] else "quiz_false", lang)
+                text = (
+                    o["text"][lang]
+                    if "text" in o
+                    else term("quiz_true" if o["value"] else "quiz_false", lang)
+                )
                 expected.append(("right" if o["correct"] else "wrong", text))
                 expected.append(("feedback", o["feedback"][lang]))
     key = quiz_key(lang)
     assert _items(key) == expected
     assert key.count("✔") == sum(len(s["questions"]) for s in definitions().values())
     for chapter in definitions():
-        title = next(line for line in (ROOT / "chapters" / lang / f"{chapter}.md").read_text().splitlines()
-                     if line.startswith("# "))
+        title = next(
+            line
+            for line in (ROOT / "chapters" / lang / f"{chapter}.md").read_text().splitlines()
+            if line.startswith("# ")
+        )
         assert f"#{title}" in key, f"{chapter}: its title heads its part of the key"

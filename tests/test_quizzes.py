@@ -59,7 +59,9 @@ def test_the_definitions_are_sound(chapter):
 def test_the_check_of_the_definitions_finds_each_fault(spoil, message):
     stored = copy.deepcopy(definitions()["01-confusion-matrix"])
     spoil(stored["questions"][0])  # a choice question whose right option is the second
-    assert any(message in p for p in problems("01-confusion-matrix", stored)), problems("01-confusion-matrix", stored)
+    assert any(message in p for p in problems("01-confusion-matrix", stored)), problems(
+        "01-confusion-matrix", stored
+    )
 
 
 def test_ids_are_unique_and_name_their_chapter():
@@ -78,7 +80,9 @@ def test_every_text_is_there_in_every_language_distinct_and_typographically_clea
             assert fix_prose(s, lang) == s, f"{name} in {lang}: run tools.typography's rules on it"
             assert s.count("`") % 2 == 0, f"{name} in {lang}: an unclosed `code` span"
     for lang in LANGUAGES:
-        options = [o["text"] for o in next(x for x in questions(chapter, lang) if x["id"] == q["id"])["options"]]
+        options = [
+            o["text"] for o in next(x for x in questions(chapter, lang) if x["id"] == q["id"])["options"]
+        ]
         assert len(options) == len(set(options)), f"two options read the same in {lang}"
         feedback = [o["feedback"][lang] for o in q["options"]]
         assert len(feedback) == len(set(feedback)), f"two options share their feedback in {lang}"
@@ -96,7 +100,10 @@ def test_true_false_options_are_worded_by_the_terms_table():
         for chapter in chapters():
             for stored, q in zip(definitions()[chapter]["questions"], questions(chapter, lang)):
                 if stored["kind"] == "true_false":
-                    assert [o["text"] for o in q["options"]] == [term("quiz_true", lang), term("quiz_false", lang)]
+                    assert [o["text"] for o in q["options"]] == [
+                        term("quiz_true", lang),
+                        term("quiz_false", lang),
+                    ]
 
 
 # --- the numbers the questions use are the chapters' numbers, computed here ------------------
@@ -244,7 +251,9 @@ def test_each_chapter_has_its_quiz_just_before_the_remember_list(chapter, lang):
     assert cells[i].source == CELL.format(chapter=chapter)
     assert not set(cells[i].metadata.get("tags", [])) & {"remove-cell", "remove-output", "remove-student"}
     after = cells[i + 1]
-    assert after.cell_type == "markdown" and after.source.lstrip().startswith("## "), "the next section follows"
+    assert after.cell_type == "markdown" and after.source.lstrip().startswith("## "), (
+        "the next section follows"
+    )
     assert ":::{admonition}" in cells[i + 1].source and ":class: important" in cells[i + 1].source
     before = cells[i - 1]
     assert before.cell_type == "markdown" and before.source.strip(), "a sentence introduces the quiz"

@@ -15,7 +15,7 @@ reader chooses, and nothing before the reader chooses.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from ..language import LANGUAGES, _check_language, get_language, term
@@ -29,7 +29,7 @@ def _folder():
     return resources.files("beyond_accuracy").joinpath("data/quizzes")
 
 
-@lru_cache(maxsize=None)
+@cache
 def definitions() -> dict[str, dict]:
     """{chapter: its definitions, as stored in data/quizzes/<chapter>.json}, in chapter order."""
     found = {}
@@ -92,7 +92,9 @@ def problems(chapter: str, stored: dict | None = None) -> list[str]:
             if not isinstance(text, dict) or set(text) != set(LANGUAGES):
                 found.append(f"{where}: the {name} is not given in exactly {', '.join(LANGUAGES)}")
                 continue
-            found += [f"{where}: the {name} is empty in {lang}" for lang, s in text.items() if not str(s).strip()]
+            found += [
+                f"{where}: the {name} is empty in {lang}" for lang, s in text.items() if not str(s).strip()
+            ]
     return found
 
 

@@ -11,7 +11,7 @@ const BA_QUIZ_CSS = `
 .ba-quiz .ba-quiz-title{font-weight:700;margin:0 0 0.5rem}
 .ba-quiz fieldset{border:0;margin:0;padding:0;min-width:0}
 .ba-quiz fieldset+fieldset{margin-top:1rem}
-.ba-quiz legend{padding:0;margin-bottom:0.35rem;font-weight:600}
+.ba-quiz legend{float:none;width:auto;padding:0;margin:0 0 0.35rem;font-size:1em;line-height:1.4;font-weight:600}
 .ba-quiz .ba-quiz-number{display:block;font-weight:400;font-size:0.85rem;opacity:0.8}
 .ba-quiz-option{display:flex;align-items:center;gap:0.6rem;min-height:44px;padding:0.35rem 0.5rem;
  margin:0.15rem 0;border:1px solid transparent;border-radius:4px;cursor:pointer;touch-action:manipulation}
