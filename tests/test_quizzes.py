@@ -209,15 +209,37 @@ def test_the_quiz_exports_the_definitions_in_the_active_language(lang):
     finally:
         set_language("en")
     assert quiz.lang == lang
-    assert quiz.data["questions"] == questions("03-calibration", lang)
-    assert quiz.data["labels"] == {key: term(key, lang) for key in LABELS}
     assert quiz.data["chapter"] == "03-calibration"
+    words = quiz.data["labels"]
+    rebuilt = [
+        {
+            "id": q["id"],
+            "kind": q["kind"],
+            "prompt": words[f"{q['id']}:prompt"],
+            "options": [
+                {"text": words[f"{q['id']}:{i}:text"], "feedback": words[f"{q['id']}:{i}:feedback"], **o}
+                for i, o in enumerate(q["options"])
+            ],
+        }
+        for q in quiz.data["questions"]
+    ]
+    assert rebuilt == questions("03-calibration", lang)
+    assert {key: words[key] for key in LABELS} == {key: term(key, lang) for key in LABELS}
+    assert len(words) == len(LABELS) + sum(1 + 2 * len(q["options"]) for q in quiz.data["questions"])
     html = quiz.to_html()
     assert 'data-module="quiz"' in html and f'lang="{lang}"' in html
     fallback = html[html.index('class="ba-fallback"') :]
     assert str(len(quiz.data["questions"])) in fallback
-    for q in quiz.data["questions"]:  # readable without JavaScript, and no feedback in it
+    for q in rebuilt:  # no feedback where JavaScript does not run
         assert all(o["feedback"] not in fallback for o in q["options"])
+
+
+def test_the_exported_data_is_the_same_in_every_language_but_its_words():
+    structures = set()
+    for lang in LANGUAGES:
+        data = Quiz("05-error-inspection", lang=lang).data
+        structures.add(json.dumps({k: v for k, v in data.items() if k not in ("labels", "number_style")}))
+    assert len(structures) == 1
 
 
 def test_an_unknown_chapter_or_language_is_refused_naming_the_choices():
@@ -232,6 +254,7 @@ def test_the_module_uses_only_the_contract_and_no_words():
     assert "export default" in source and "import " not in source
     assert set(re.findall(r"model\.(\w+)\(", source)) <= {"get", "set", "save_changes", "on"}
     assert set(re.findall(r'baLabel\(data, "(\w+)"\)', source)) | {"quiz_right", "quiz_wrong"} == set(LABELS)
+    assert re.findall(r"[\"'`]([A-Z][a-z]+ [a-z]+[^\"'`]*)[\"'`]", source) == []  # no sentence of its own
     assert "innerHTML" not in source  # texts become text nodes, never markup
     assert esm("quiz").endswith(source)
 

@@ -98,6 +98,23 @@ def problems(chapter: str, stored: dict | None = None) -> list[str]:
     return found
 
 
+def exported(chapter: str, lang: str) -> dict:
+    """What the page receives: the language-free structure of the questions (ids, kinds, which
+    option is right) and, in ``labels``, every word the reader sees: the quiz's own labels and
+    ``<id>:prompt``, ``<id>:<i>:text`` and ``<id>:<i>:feedback`` for question ``id`` and option ``i``."""
+    words = labels(LABELS, lang)
+    structure = []
+    for q in questions(chapter, lang):
+        words[f"{q['id']}:prompt"] = q["prompt"]
+        for i, o in enumerate(q["options"]):
+            words[f"{q['id']}:{i}:text"] = o["text"]
+            words[f"{q['id']}:{i}:feedback"] = o["feedback"]
+        structure.append(
+            {"id": q["id"], "kind": q["kind"], "options": [{"correct": o["correct"]} for o in q["options"]]}
+        )
+    return {"chapter": chapter, "questions": structure, "labels": words}
+
+
 class Quiz(BrowserWidget):
     """The quiz of a chapter: ``Quiz("01-confusion-matrix")``; the language is the active one.
 
@@ -109,12 +126,7 @@ class Quiz(BrowserWidget):
 
     def __init__(self, chapter: str, lang: str | None = None):
         lang = _check_language(lang or get_language())
-        data = {
-            "chapter": _check_chapter(chapter),
-            "questions": questions(chapter, lang),
-            "labels": labels(LABELS, lang),
-        }
-        super().__init__(data, lang)
+        super().__init__(exported(_check_chapter(chapter), lang), lang)
 
     def summary(self) -> str:
         return term("quiz_fallback", self.lang).format(n=len(self.data["questions"]))

@@ -1,8 +1,10 @@
 // A chapter's quiz (beyond_accuracy.explorers.Quiz): one fieldset of radio buttons per question.
 // Choosing an option shows its feedback (why it is right or wrong) in a live region, marked with a
 // word, not only a colour; nothing is shown before the reader chooses, and the reader may choose
-// again. data: {chapter, questions: [{id, kind, prompt, options: [{text, feedback, correct}]}],
-// labels, number_style}. The chosen option of each question goes to state.answers[id].
+// again. data: {chapter, questions: [{id, kind, options: [{correct}]}], labels, number_style}: every
+// word is a label (the quiz's own, and "<id>:prompt", "<id>:<i>:text", "<id>:<i>:feedback"), so
+// the rest of the data is the same in every language. The chosen option of each question goes to
+// state.answers[id].
 
 const BA_QUIZ_CSS = `
 .ba-quiz{font-size:0.95rem;line-height:1.45;margin:1rem 0;padding:0.75rem;border:1px solid #c8ccd2;
@@ -61,7 +63,7 @@ export default {
       const number = baTemplate(baLabel(data, "quiz_question"), { n: qi + 1, total: questions.length });
       const legend = baEl("legend", {}, [
         baEl("span", { class: "ba-quiz-number" }, [number]),
-        ...baQuizInline(q.prompt),
+        ...baQuizInline(baLabel(data, `${q.id}:prompt`)),
       ]);
       const fieldset = baEl("fieldset", { "data-question": q.id, "data-kind": q.kind }, [legend]);
       const feedback = baEl("p", { class: "ba-quiz-feedback", "aria-live": "polite", "data-feedback": q.id });
@@ -73,10 +75,11 @@ export default {
         const mark = baLabel(data, option.correct ? "quiz_right" : "quiz_wrong");
         feedback.dataset.result = option.correct ? "right" : "wrong";
         feedback.dataset.option = String(oi);
-        feedback.replaceChildren(baEl("span", { class: "ba-quiz-mark" }, [mark]), " ", ...baQuizInline(option.feedback));
+        const text = baLabel(data, `${q.id}:${oi}:feedback`);
+        feedback.replaceChildren(baEl("span", { class: "ba-quiz-mark" }, [mark]), " ", ...baQuizInline(text));
       };
 
-      q.options.forEach((option, oi) => {
+      q.options.forEach((_option, oi) => {
         const input = baEl("input", { type: "radio", name: `${group}-${qi}`, value: String(oi), "data-option": oi });
         input.addEventListener("change", () => {
           if (!input.checked) return;
@@ -85,7 +88,7 @@ export default {
           model.set("state", { ...(model.get("state") || {}), answers: { ...answers } });
           model.save_changes();
         });
-        const label = baEl("label", { class: "ba-quiz-option" }, [input, baEl("span", {}, baQuizInline(option.text))]);
+        const label = baEl("label", { class: "ba-quiz-option" }, [input, baEl("span", {}, baQuizInline(baLabel(data, `${q.id}:${oi}:text`)))]);
         labels.push(label);
         fieldset.append(label);
       });
