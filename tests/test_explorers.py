@@ -219,3 +219,94 @@ def test_the_notebook_keeps_no_kernel_state_of_the_explorers():
     del nb.metadata["widgets"][WIDGET_STATE]["state"]["l2"]
     drop_browser_widget_state(nb)
     assert "widgets" not in nb.metadata
+
+
+# --- the prevalence and cost explorers ----------------------------------------------------------
+
+
+def test_prevalence_explorer_exports_its_sliders_and_says_the_package_numbers():
+    from beyond_accuracy.explorers import PrevalenceExplorer
+
+    set_language("es")
+    w = PrevalenceExplorer(sensitivity=0.7, specificity=0.8, prevalence=0.01)
+    assert w.data["sensitivity"] == {"min": 0.5, "max": 1.0, "step": 0.01, "value": 0.7}
+    assert w.data["prevalence"]["value"] == 0.01 and w.data["population"] == 10_000
+    values = PrevalenceExplorer.values(0.7, 0.8, 0.01)
+    assert values["ppv"] == pytest.approx(70 / (70 + 1980))
+    assert values["npv"] == pytest.approx(7920 / (7920 + 30))
+    assert values["false_alarms_per_true_case"] == pytest.approx(1980 / 70)
+    assert w.text_summary() == (
+        "Sensibilidad 0,70, especificidad 0,80, prevalencia 1,0\u00a0%: PPV 0,034, NPV 0,996; "
+        "28,3 falsas alarmas por cada caso real."
+    )
+    keys = set(re.findall(r'L\("(\w+)"\)', (JS / "prevalence.js").read_text(encoding="utf-8")))
+    assert keys <= set(w.data["labels"]), keys - set(w.data["labels"])
+    assert len(json.dumps(w.export(), ensure_ascii=False).encode()) < 3_000
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"sensitivity": 0.3, "specificity": 0.8, "prevalence": 0.01}, "sensitivity must lie"),
+        ({"sensitivity": 0.7, "specificity": 1.2, "prevalence": 0.01}, "specificity must lie"),
+        ({"sensitivity": 0.7, "specificity": 0.8, "prevalence": 0}, "prevalence must lie"),
+        ({"sensitivity": "0.7", "specificity": 0.8, "prevalence": 0.01}, "finite number"),
+        ({"sensitivity": 0.7, "specificity": 0.8, "prevalence": 0.01, "population": 0}, "population"),
+        ({"sensitivity": 0.7, "specificity": 0.8, "prevalence": 0.01, "classes": ("x", "y")}, "unknown term"),
+    ],
+)
+def test_prevalence_explorer_validates_its_input(kwargs, match):
+    from beyond_accuracy.explorers import PrevalenceExplorer
+
+    with pytest.raises(ValueError, match=match):
+        PrevalenceExplorer(**kwargs)
+
+
+def fraud_like(n=4000, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.02).astype(int)
+    p = np.clip(rng.beta(1, 30, n) + 0.3 * y * rng.random(n), 0, 1)
+    return y, p
+
+
+def test_cost_explorer_exports_the_counts_of_the_sweep():
+    from beyond_accuracy.explorers import CostExplorer
+    from beyond_accuracy.metrics import expected_cost_by_threshold
+
+    y, p = fraud_like()
+    grid = np.union1d(np.round(np.arange(0.001, 0.1005, 0.001), 3), np.round(np.arange(0.11, 1, 0.01), 2))
+    w = CostExplorer(y, p, grid, c_fp=5, c_fn=500)
+    assert w.data["thresholds"] == grid.tolist() and w.data["m"] == len(y)
+    table = expected_cost_by_threshold(y, p, grid, c_fp=5, c_fn=500)
+    assert w.data["fp"] == table["fp"].tolist() and w.data["fn"] == table["fn"].tolist()
+    # what the browser computes from the export is the package's cost
+    cost = (5 * np.array(w.data["fp"]) + 500 * np.array(w.data["fn"])) / w.data["m"]
+    assert np.array_equal(cost, table["cost"].to_numpy())
+    assert w.data["c_fp"] == {"min": 1.0, "max": 100.0, "step": 1.0, "value": 5.0}
+    keys = set(re.findall(r'L\("(\w+)"\)', (JS / "cost.js").read_text(encoding="utf-8")))
+    assert keys <= set(w.data["labels"]), keys - set(w.data["labels"])
+    assert "τ* = 0.0099" in w.text_summary()
+    assert len(json.dumps(w.export()).encode()) < 6_000
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"thresholds": [0.5, 0.2]}, "increasing"),
+        ({"thresholds": [0.0, 0.5]}, "above 0"),
+        ({"thresholds": [0.1234567]}, "6 decimals"),
+        ({"thresholds": [0.1, 1.5]}, "probabilities"),
+        ({"c_fp": 0}, "c_fp must lie"),
+        ({"c_fn": 5000}, "c_fn must lie"),
+        ({"c_fp_range": (10, 1, 1)}, "c_fp_range"),
+        ({"c_fn_range": (1, 2)}, "c_fn_range"),
+        ({"y_prob": [0.1, 0.2]}, "same length"),
+    ],
+)
+def test_cost_explorer_validates_its_input(kwargs, match):
+    from beyond_accuracy.explorers import CostExplorer
+
+    y, p = fraud_like(200)
+    args = {"y_true": y, "y_prob": p, "thresholds": [0.01, 0.1], "c_fp": 5, "c_fn": 500, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        CostExplorer(**args)

@@ -3,6 +3,7 @@ with the same code (only the language cell differs), and their stored outputs ag
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -105,6 +106,14 @@ def glue_outputs(cell) -> dict[str, dict]:
     return found
 
 
+def explorer_data(html: str) -> tuple[str, dict]:
+    """An explorer's module and exported data without what is localised (labels, number style)."""
+    module = re.search(r'data-module="([^"]+)"', html).group(1)
+    payload = re.search(r'<script type="application/json">(.*?)</script>', html, re.S).group(1)
+    data = json.loads(payload)["data"]
+    return module, {k: v for k, v in data.items() if k not in ("labels", "number_style")}
+
+
 def comparable(cell) -> list:
     """The outputs of a cell that must match across languages (images, widgets and glue excluded)."""
     items = []
@@ -115,6 +124,9 @@ def comparable(cell) -> list:
             items.append(("stream", out.name, out.text))
         elif out.output_type in ("execute_result", "display_data"):
             if WIDGET in out.data:  # a live widget: random model id, localised labels in its repr
+                continue
+            if out.data.get("text/html", "").startswith('<div class="ba-widget"'):
+                items.append(("explorer", explorer_data(out.data["text/html"])))
                 continue
             data = {k: v for k, v in out.data.items() if not k.startswith("image/")}
             items.append((out.output_type, data))

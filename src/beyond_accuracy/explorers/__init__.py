@@ -3,7 +3,18 @@ js/core.js) that renders on the book's static page and, as an anywidget, in Jupy
 The Python side only exports data; the browser computes what the reader sees."""
 
 from ._widget import BrowserWidget, esm, loader, modules
+from .cost import CostExplorer
+from .prevalence import PrevalenceExplorer
 from .quiz import Quiz
 from .threshold import ThresholdExplorer
 
-__all__ = ["BrowserWidget", "Quiz", "ThresholdExplorer", "esm", "loader", "modules"]
+__all__ = [
+    "BrowserWidget",
+    "CostExplorer",
+    "PrevalenceExplorer",
+    "Quiz",
+    "ThresholdExplorer",
+    "esm",
+    "loader",
+    "modules",
+]

@@ -99,7 +99,7 @@ def _script_json(obj) -> str:
 class BrowserWidget(anywidget.AnyWidget):
     """Base class of the explorers and quizzes: ``module`` names js/<module>.js.
 
-    Subclasses build ``data`` (a JSON-serialisable dict) and a localised ``summary()`` shown where
+    Subclasses build ``data`` (a JSON-serialisable dict) and a localised ``text_summary()`` shown where
     JavaScript does not run. Traits synced with the front end: ``data``, ``lang`` and ``state`` (the
     module writes the reader's current control values into ``state``).
     """
@@ -129,7 +129,7 @@ class BrowserWidget(anywidget.AnyWidget):
         """What the static page receives: {"data": ..., "lang": ...}."""
         return {"data": self.data, "lang": self.lang}
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         """A short localised text of what the explorer shows (for readers without JavaScript)."""
         return ""
 
@@ -138,7 +138,7 @@ class BrowserWidget(anywidget.AnyWidget):
         return (
             f'<div class="ba-widget" data-module="{self.module}" lang="{self.lang}">'
             f'<script type="application/json">{_script_json(self.export())}</script>'
-            f'<div class="ba-fallback"><p>{html.escape(self.summary())}</p></div></div>'
+            f'<div class="ba-fallback"><p>{html.escape(self.text_summary())}</p></div></div>'
         )
 
     def _repr_mimebundle_(self, **kwargs):
@@ -148,6 +148,6 @@ class BrowserWidget(anywidget.AnyWidget):
         else:
             data, metadata = bundle, {}
         data = dict(data or {})
-        data["text/plain"] = self.summary() or type(self).__name__
+        data["text/plain"] = self.text_summary() or type(self).__name__
         data["text/html"] = self.to_html()
         return data, metadata

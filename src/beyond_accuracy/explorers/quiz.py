@@ -128,5 +128,5 @@ class Quiz(BrowserWidget):
         lang = _check_language(lang or get_language())
         super().__init__(exported(_check_chapter(chapter), lang), lang)
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         return term("quiz_fallback", self.lang).format(n=len(self.data["questions"]))

@@ -48,18 +48,30 @@ class ThresholdExplorer(BrowserWidget):
         names["pos"], names["neg"] = term(classes[0], lang), term(classes[1], lang)
         data = {
             "y": self._y.tolist(),
-            "scores": rounded(scores, 6),
+            "scores": self._exported_scores(scores, low, high, step),
             "threshold": {"min": low, "max": high, "step": step, "value": threshold},
             "threshold_digits": digits,
             "labels": names,
         }
         super().__init__(data, lang=lang)
 
+    @staticmethod
+    def _exported_scores(scores, low, high, step):
+        """The scores rounded to 6 decimals, or more where 6 would change a decision at a slider
+        position (a score within 10⁻⁶ of a threshold the reader can choose)."""
+        grid = np.round(np.arange(low, high + step / 2, step), 12)
+        exact = scores[:, None] >= grid[None, :]
+        for digits in (6, 9, 12):
+            out = rounded(scores, digits)
+            if np.array_equal(np.asarray(out)[:, None] >= grid[None, :], exact):
+                return out
+        return [float(x) for x in scores.tolist()]
+
     def table(self, thresholds):
         """The package's counts and metrics at ``thresholds`` (threshold_table with F1 and F2)."""
         return threshold_table(self._y, self._scores, thresholds, betas=(1, 2))
 
-    def summary(self) -> str:
+    def text_summary(self) -> str:
         from sklearn.metrics import matthews_corrcoef
 
         t = self.data["threshold"]["value"]

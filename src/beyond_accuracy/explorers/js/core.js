@@ -52,7 +52,7 @@ function baTemplate(text, values) {
 
 const BA_CSS = `
 .ba-explorer{font-size:0.95rem;line-height:1.4;margin:1rem 0;padding:0.75rem;border:1px solid #c8ccd2;
- border-radius:6px;max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
+ border-radius:6px;max-width:100%;box-sizing:border-box;overflow-wrap:break-word;hyphens:auto}
 .ba-explorer *{box-sizing:border-box}
 .ba-controls{display:flex;flex-wrap:wrap;gap:0.5rem 1.25rem;margin-bottom:0.5rem}
 .ba-control{display:flex;flex-direction:column;flex:1 1 14rem;min-width:0}
@@ -62,6 +62,7 @@ const BA_CSS = `
 .ba-control select{min-height:44px;max-width:100%}
 .ba-row{display:flex;flex-wrap:wrap;gap:0.75rem;align-items:flex-start}
 .ba-row>*{flex:1 1 15rem;min-width:0}
+.ba-matrix-wrap{max-width:100%;overflow-x:auto}
 .ba-matrix{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0.25rem 0}
 .ba-matrix th,.ba-matrix td{border:1px solid #c8ccd2;padding:0.25rem 0.5rem;text-align:center}
 .ba-matrix th{font-weight:600;background:rgba(128,128,128,0.08)}
@@ -80,7 +81,13 @@ const BA_CSS = `
 .ba-plot .ba-ref{fill:none;stroke:rgba(128,128,128,0.8);stroke-width:1;stroke-dasharray:4 3}
 .ba-plot .ba-point{fill:#c0503a;stroke:#fff;stroke-width:1.5}
 .ba-plot text{fill:currentColor;font-size:11px}
+.ba-plot .ba-axis-label{font-size:0.85rem;line-height:1.25;margin:0}
+.ba-plot .ba-axis-label.ba-x{text-align:center}
 .ba-summary{margin:0.5rem 0 0;font-size:0.9rem}
+@media (max-width:480px){.ba-explorer{padding:0.5rem}
+ .ba-matrix th,.ba-matrix td{padding:0.2rem 0.3rem}}
+.ba-matrix.ba-tight{font-size:0.68rem}.ba-matrix.ba-tight th,.ba-matrix.ba-tight td{padding:0.1rem 0.15rem}
+.ba-matrix.ba-break th{overflow-wrap:anywhere}
 .ba-caption{font-size:0.85rem;margin:0.1rem 0}
 `;
 
@@ -189,7 +196,16 @@ function baMatrix(texts) {
       baEl("tr", {}, [th(texts.neg, { scope: "row" }), cells.fp, cells.tn]),
     ]),
   ]);
-  return { root: table, cells };
+  const wrap = baEl("div", { class: "ba-matrix-wrap" }, [table]);
+  // long class names (Finnish) on a phone: a smaller font rather than a scrolling table
+  const fit = () => {
+    table.classList.remove("ba-tight", "ba-break");
+    for (const cls of ["ba-tight", "ba-break"]) {
+      if (wrap.clientWidth && table.scrollWidth > wrap.clientWidth + 1) table.classList.add(cls);
+    }
+  };
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(fit).observe(wrap);
+  return { root: wrap, table, cells };
 }
 
 // The screen-reader summary, rewritten on every change.
@@ -198,12 +214,14 @@ function baSummary() {
 }
 
 // A small SVG plot on [x0, x1] × [y0, y1]. opts: {xLabel, yLabel, label (aria-label), x, y,
-// ticks, fmt}. Returns {root, svg, line(points, cls), point(name), sx, sy}.
+// ticks, fmt, xLog (a logarithmic x axis, ticks at the powers of ten), yFmt}.
+// Returns {root, svg, line(points, cls), point(name), vline(cls), sx, sy}.
 function baPlot(opts) {
-  const W = 260, H = 220, L = 40, R = 10, T = 10, B = 42;
+  const W = 260, H = 200, L = 34, R = 10, T = 8, B = 20;
   const [x0, x1] = opts.x || [0, 1];
   const [y0, y1] = opts.y || [0, 1];
-  const sx = (x) => L + ((x - x0) / (x1 - x0)) * (W - L - R);
+  const lx = opts.xLog ? Math.log10 : (x) => x;
+  const sx = (x) => L + ((lx(x) - lx(x0)) / (lx(x1) - lx(x0))) * (W - L - R);
   const sy = (y) => H - B - ((y - y0) / (y1 - y0)) * (H - T - B);
   const svg = document.createElementNS(BA_SVG, "svg");
   const s = (tag, attrs, parent = svg) => {
@@ -217,18 +235,23 @@ function baPlot(opts) {
   svg.setAttribute("aria-label", opts.label);
   const ticks = opts.ticks || 5;
   const f = opts.fmt || ((v) => String(v));
-  for (let i = 0; i <= ticks; i++) {
-    const xv = x0 + ((x1 - x0) * i) / ticks, yv = y0 + ((y1 - y0) * i) / ticks;
+  const fy = opts.yFmt || f;
+  const xticks = [];
+  if (opts.xLog) {
+    for (let e = Math.ceil(Math.log10(x0) - 1e-9); e <= Math.log10(x1) + 1e-9; e++) xticks.push(10 ** e);
+  } else {
+    for (let i = 0; i <= ticks; i++) xticks.push(x0 + ((x1 - x0) * i) / ticks);
+  }
+  for (const xv of xticks) {
     s("line", { class: "ba-grid", x1: sx(xv), x2: sx(xv), y1: sy(y0), y2: sy(y1) });
-    s("line", { class: "ba-grid", x1: sx(x0), x2: sx(x1), y1: sy(yv), y2: sy(yv) });
     s("text", { x: sx(xv), y: sy(y0) + 13, "text-anchor": "middle" }).textContent = f(xv);
-    s("text", { x: sx(x0) - 4, y: sy(yv) + 4, "text-anchor": "end" }).textContent = f(yv);
+  }
+  for (let i = 0; i <= ticks; i++) {
+    const yv = y0 + ((y1 - y0) * i) / ticks;
+    s("line", { class: "ba-grid", x1: sx(x0), x2: sx(x1), y1: sy(yv), y2: sy(yv) });
+    s("text", { x: sx(x0) - 4, y: sy(yv) + 4, "text-anchor": "end" }).textContent = fy(yv);
   }
   s("path", { class: "ba-axis", d: `M${sx(x0)},${sy(y1)}V${sy(y0)}H${sx(x1)}` });
-  s("text", { x: (sx(x0) + sx(x1)) / 2, y: H - 6, "text-anchor": "middle" }).textContent = opts.xLabel;
-  const yl = s("text", { x: 0, y: 0, "text-anchor": "middle",
-    transform: `translate(10,${(sy(y0) + sy(y1)) / 2}) rotate(-90)` });
-  yl.textContent = opts.yLabel;
   const layer = s("g", {});
   const top = s("g", {});
   const line = (points, cls = "ba-line", attrs = {}) => {
@@ -249,9 +272,22 @@ function baPlot(opts) {
       c.setAttribute("data-y", String(y));
     };
   };
-  const root = baEl("figure", { class: "ba-plot" }, [svg]);
+  // a vertical line at x (e.g. a threshold); returns its setter
+  const vline = (cls = "ba-ref", name = null) => {
+    const l = s("line", { class: cls, x1: sx(x0), x2: sx(x0), y1: sy(y0), y2: sy(y1) }, layer);
+    if (name) l.setAttribute("data-line", name);
+    return (x) => {
+      l.setAttribute("x1", sx(x).toFixed(2));
+      l.setAttribute("x2", sx(x).toFixed(2));
+      l.setAttribute("data-x", String(x));
+    };
+  };
+  // axis labels as text around the drawing, so that long (Finnish) labels wrap on a phone
+  const root = baEl("figure", { class: "ba-plot" }, [
+    baEl("p", { class: "ba-axis-label ba-y", "aria-hidden": "true" }, "↑ " + opts.yLabel), svg,
+    baEl("p", { class: "ba-axis-label ba-x", "aria-hidden": "true" }, opts.xLabel + " →")]);
   root.style.margin = "0";
-  return { root, svg, line, point, sx, sy };
+  return { root, svg, line, point, vline, sx, sy };
 }
 
 // --- computations shared by explorers (counts at a threshold, metrics from counts) ------------
