@@ -10,7 +10,9 @@ For every lab of a language the pack holds, in ``lab<N>/``:
 - the exercise sheet ``lab<N>-exercises.md`` (what each checked exercise asks, the skill it tests,
   its points, the answer and the mistakes the check recognises), from tools/exercise_sheet.py when
   that module is present;
-and, in ``slides/``, the reveal.js deck of every chapter (tools/slides.py) with reveal.js beside it.
+and, in ``slides/``, the reveal.js deck of every chapter (tools/slides.py) with reveal.js beside it;
+and ``quiz-answer-key.md``, the key of the chapters' quizzes (every question, its right option and
+the feedback of each option), from the same definitions the pages use (data/quizzes/).
 Everything is derived from the same sources by this command, nothing is written twice, and the
 folder is rebuilt from scratch each time (a test rebuilds it and compares).
 """
@@ -24,6 +26,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+from beyond_accuracy.explorers.quiz import chapters as quiz_chapters
+from beyond_accuracy.explorers.quiz import questions
 from beyond_accuracy.language import term
 
 from .editions import ANSWER_KEYS, PUBLISH, doc_title, page_of, publish_path, sources, write_editions
@@ -32,6 +36,7 @@ from .slides import write_decks
 
 INSTRUCTOR = BUILD / "instructor"
 ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed timestamps: the same sources give the same zip
+QUIZ_KEY = "quiz-answer-key.md"
 
 
 def exercise_sheets():
@@ -57,6 +62,23 @@ def key_name(stem: str) -> str:
     return f"{stem}-answer-key.ipynb"
 
 
+def quiz_key(lang: str) -> str:
+    """The answer key of the chapters' quizzes in ``lang`` (Markdown): per chapter, every question,
+    its options with the right one marked, and the feedback of each option."""
+    lines = [f"# {term('quiz_key_title', lang)}", "", term("quiz_key_intro", lang), ""]
+    for chapter in quiz_chapters():
+        lines += [f"## {doc_title(f'chapters/{lang}/{chapter}')}", ""]
+        for n, q in enumerate(questions(chapter, lang), 1):
+            lines += [f"{n}. {q['prompt']}", ""]
+            for o in q["options"]:
+                if o["correct"]:
+                    lines.append(f"   - ✔ **{o['text']}** ({term('quiz_key_right', lang)})")
+                else:
+                    lines.append(f"   - ✘ {o['text']}")
+                lines += [f"     {o['feedback']}", ""]
+    return "\n".join(lines)
+
+
 def readme(lang: str, entries: list[tuple[int, str, list[str]]]) -> str:
     lines = [
         f"# {config()['title']} — {term('pack_title', lang)}",
@@ -68,6 +90,7 @@ def readme(lang: str, entries: list[tuple[int, str, list[str]]]) -> str:
         lines += [f"## {title}", ""]
         lines += [f"- `{name}`: {what}" for name, what in files]
         lines.append("")
+    lines += [f"- `{QUIZ_KEY}`: {term('pack_quizzes', lang)}", ""]
     return "\n".join(lines)
 
 
@@ -98,6 +121,7 @@ def build_pack(lang: str, out: Path = INSTRUCTOR, publish: Path = PUBLISH, keys:
         files.append((f"slides/{chapter.stem}.html", term("pack_slides", lang)))
         entries.append((number, doc_title(page.docname), files))
     write_decks(lang, dest / "slides")
+    (dest / QUIZ_KEY).write_text(quiz_key(lang), encoding="utf-8")
     (dest / "README.md").write_text(readme(lang, entries), encoding="utf-8")
     return zip_pack(dest, out / f"beyond-accuracy-instructor-{lang}.zip")
 

@@ -1,4 +1,4 @@
-"""Kernel-free explorers: each is one ES module (js/<name>.js, with the component library
+"""Kernel-free explorers and quizzes: each is one ES module (js/<name>.js, with the component library
 js/core.js) that renders on the book's static page and, as an anywidget, in Jupyter and Colab.
 The Python side only exports data; the browser computes what the reader sees."""
 
@@ -8,6 +8,7 @@ from ._review import ReviewBudgetExplorer
 from ._widget import BrowserWidget, esm, loader, modules
 from .cost import CostExplorer
 from .prevalence import PrevalenceExplorer
+from .quiz import Quiz
 from .threshold import ThresholdExplorer
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "ReviewBudgetExplorer",
     "CostExplorer",
     "PrevalenceExplorer",
+    "Quiz",
     "ThresholdExplorer",
     "esm",
     "loader",
