@@ -40,7 +40,7 @@ def _build_once(tmp_path_factory, name: str, student: bool) -> Path:
     from site_build import build_locked
 
     root = _site_root(tmp_path_factory, name)
-    ok = build_locked(root, student)
+    ok = build_locked(root, student, _shared_root(tmp_path_factory) / "editions")
     log = root / "build.log"
     assert ok, f"the {name} build failed or warned" + (
         f":\n{log.read_text(encoding='utf-8')[-6000:]}"
@@ -151,6 +151,7 @@ def pytest_collection_finish(session):
                 PYTHONPATH=os.pathsep.join(filter(None, [str(root_dir), os.environ.get("PYTHONPATH")])),
             )
             cmd = [sys.executable, str(root_dir / "tests" / "site_build.py"), str(root), "--jobs", "1"]
+            cmd += ["--editions", str(shared / "editions")]
             with open(root / "build.log", "w", encoding="utf-8") as log:
                 proc = subprocess.Popen(
                     cmd + ["--student"] * student, cwd=root_dir, env=env, stdout=log,
@@ -174,28 +175,19 @@ def pytest_sessionfinish(session, exitstatus):
 
 def shared_once(tmp_path_factory, name: str, make) -> Path:
     """A folder made once per test run by ``make(folder)``, whichever xdist worker asks first."""
-    root = _shared_root(tmp_path_factory) / name
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        status = root / ".status"
-        if not status.exists():
-            make(root)
-            status.write_text("ok")
-    return root
+    from site_build import once
+
+    return once(_shared_root(tmp_path_factory) / name, make)
 
 
 @pytest.fixture(scope="session")
 def editions(tmp_path_factory) -> Path:
     """Every chapter's and lab's student notebook and answer key (tools/editions.py), derived once
-    per run: <root>/publish/<kind>/<lang>/<name>.ipynb and <root>/answer-keys/<kind>/<lang>/..."""
-    from tools.editions import write_editions
+    per run (and copied into both site builds): <root>/publish/<kind>/<lang>/<name>.ipynb and
+    <root>/answer-keys/<kind>/<lang>/..."""
+    from site_build import write_editions_once
 
-    return shared_once(
-        tmp_path_factory,
-        "editions",
-        lambda root: write_editions(publish=root / "publish", keys=root / "answer-keys"),
-    )
+    return write_editions_once(_shared_root(tmp_path_factory) / "editions")
 
 
 @pytest.fixture(scope="session")
