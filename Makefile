@@ -2,7 +2,7 @@
 # (a virtual environment in .venv with the pinned dependencies), so on a fresh machine with
 # Python 3.11+ and access to the package index:
 #   make book    builds the whole site, all five languages     -> _build/site/index.html
-#   make test    runs every test (unit, checks, nbval, parity, figures, build)
+#   make test    lint (ruff), then every test (unit, checks, nbval, parity, figures, build)
 PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 .PHONY: setup book student test notebooks figures bench serve lock clean grade \
-        editions instructor slides lab colab publish unit linkcheck wheel translations typography
+        editions instructor slides lab colab publish unit lint linkcheck wheel translations typography
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -67,14 +67,21 @@ wheel: $(STAMP)            ## the package's wheel -> dist/
 publish: $(STAMP)          ## what the publish workflow uploads: both sites -> _build/pages/, notebooks -> _build/publish/, packs
 	$(PY) -m tools.publish
 
-unit: $(STAMP)             ## the fast tests: no notebook execution, no site build
-	$(PY) -m pytest -n $(JOBS) --dist loadscope -m "not slow" tests
+lint: $(STAMP)             ## ruff check and ruff format --check (settings in pyproject.toml; changes nothing)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+unit: lint                 ## lint, then the fast tests: no notebook execution, no site build
+	$(PY) -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder -m "not slow" tests
 
 linkcheck: $(STAMP)        ## check the site's external links and the published notebooks (needs the network)
 	$(PY) -m tools.publish --linkcheck
 
-test: $(STAMP)             ## every test; notebooks re-executed by nbval
-	$(PY) -m pytest -n $(JOBS) --dist loadscope --nbval --nbval-current-env \
+# `make test`: one module or test class per worker at a time (--dist loadscope), in the order that
+# tests/conftest.py sets (longest work first, the tests of the built sites last, while the sites
+# build in the background), which --no-loadscope-reorder keeps.
+test: lint                 ## lint, then every test; notebooks re-executed by nbval
+	$(PY) -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder --nbval --nbval-current-env \
 	    --nbval-sanitize-with tests/nbval_sanitize.cfg tests chapters labs
 
 notebooks: $(STAMP)        ## re-execute every chapter/lab and re-sync its .ipynb

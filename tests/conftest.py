@@ -27,20 +27,26 @@ def _shared_root(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-def _build_once(tmp_path_factory, name: str, student: bool) -> Path:
-    """Build the site once per test run, whichever worker asks first; the others wait and reuse it."""
-    from tools.build import build
+SITES = {"site": ("reader", False), "student_site": ("student", True)}  # fixture: (folder, student?)
 
-    root = _shared_root(tmp_path_factory) / f"built-{name}"
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        status = root / ".status"
-        if not status.exists():
-            code = build(student=student, root=root)
-            status.write_text("ok" if code == 0 else "failed")
-        ok = status.read_text() == "ok"
-    assert ok, f"the {name} build failed or warned; see the log printed by the first test that built it"
+
+def _site_root(tmp_path_factory, name: str) -> Path:
+    return _shared_root(tmp_path_factory) / f"built-{name}"
+
+
+def _build_once(tmp_path_factory, name: str, student: bool) -> Path:
+    """Build the site once per test run: the background build started after collection (see
+    pytest_collection_finish), or whichever worker asks first; the others wait and reuse it."""
+    from site_build import build_locked
+
+    root = _site_root(tmp_path_factory, name)
+    ok = build_locked(root, student, _shared_root(tmp_path_factory) / "editions")
+    log = root / "build.log"
+    assert ok, f"the {name} build failed or warned" + (
+        f":\n{log.read_text(encoding='utf-8')[-6000:]}"
+        if log.exists()
+        else "; see the log of the test that built it"
+    )
     return root / ("student-site" if student else "site")
 
 
@@ -66,36 +72,123 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
 
 
+# The fixtures that cost most, each a notebook execution or more per test: their tests start first.
+EXPENSIVE_FIXTURES = {"wheel_python", "grades", "rendered"}
+
+
+def _scope(item) -> str:
+    """The unit of work that `--dist loadscope` sends to one worker: a class, or else a module
+    (an nbval notebook is one module)."""
+    return item.nodeid.rsplit("::", 1)[0]
+
+
+def _run_order(items) -> dict[str, tuple]:
+    """Each scope's place in the run, longest work first so that both workers stay busy until the
+    end: the scopes with an expensive fixture, then the notebooks that nbval executes, then the
+    rest, and last the scopes that read a built site, which the background build makes meanwhile;
+    within each group, the scopes with more tests first."""
+    fixtures, sizes, notebooks = {}, {}, set()
+    for item in items:
+        scope = _scope(item)
+        fixtures.setdefault(scope, set()).update(getattr(item, "fixturenames", ()))
+        sizes[scope] = sizes.get(scope, 0) + 1
+        if item.nodeid.split("::", 1)[0].endswith(".ipynb"):
+            notebooks.add(scope)
+    order = {}
+    for scope, names in fixtures.items():
+        if SITES.keys() & names:
+            group = 3
+        elif EXPENSIVE_FIXTURES & names:
+            group = 0
+        else:
+            group = 1 if scope in notebooks else 2
+        order[scope] = (group, -sizes[scope], scope)
+    return order
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    # The same order in every xdist worker, as xdist requires; `make test` passes
+    # --no-loadscope-reorder so that xdist keeps it (instead of sorting scopes by size alone).
+    order = _run_order(items)
+    items.sort(key=lambda item: order[_scope(item)])
+
+
+_background = []  # the site builds this process started: (name, Popen)
+
+
+def pytest_collection_finish(session):
+    """Start building the sites that the selected tests need, in the background, once per run
+    (whichever xdist worker gets here first): the workers execute notebooks meanwhile. Each
+    build takes its lock before the others may ask for it (site_build.LOCKED), so no worker
+    builds a second copy."""
+    import subprocess
+    import sys
+    import time
+
+    from site_build import LOCKED
+
+    config = session.config
+    if config.option.collectonly or not session.items:
+        return
+    wanted = set().union(*(SITES.keys() & set(getattr(i, "fixturenames", ())) for i in session.items))
+    if not wanted:
+        return
+    factory = config._tmp_path_factory
+    shared = _shared_root(factory)
+    root_dir = Path(__file__).resolve().parent.parent
+    with open(shared / ".site-builds.lock", "w") as spawn:
+        fcntl.flock(spawn, fcntl.LOCK_EX)
+        for fixture in sorted(wanted):
+            name, student = SITES[fixture]
+            root = _site_root(factory, name)
+            if root.exists():
+                continue  # started by another worker
+            root.mkdir(parents=True)
+            env = dict(
+                os.environ,
+                PYTHONPATH=os.pathsep.join(filter(None, [str(root_dir), os.environ.get("PYTHONPATH")])),
+            )
+            cmd = [sys.executable, str(root_dir / "tests" / "site_build.py"), str(root), "--jobs", "1"]
+            cmd += ["--editions", str(shared / "editions")]
+            with open(root / "build.log", "w", encoding="utf-8") as log:
+                proc = subprocess.Popen(
+                    cmd + ["--student"] * student, cwd=root_dir, env=env, stdout=log,
+                    stderr=subprocess.STDOUT, start_new_session=True,
+                )  # fmt: skip
+            _background.append((name, proc))
+            while not (root / LOCKED).exists() and proc.poll() is None:
+                time.sleep(0.05)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A background build outlives no run: wait for it (other workers' tests may still need it),
+    unless the run was interrupted."""
+    import signal
+
+    for _, proc in _background:
+        if exitstatus == pytest.ExitCode.INTERRUPTED and proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait()
 
 
 def shared_once(tmp_path_factory, name: str, make) -> Path:
     """A folder made once per test run by ``make(folder)``, whichever xdist worker asks first."""
-    root = _shared_root(tmp_path_factory) / name
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / ".lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        status = root / ".status"
-        if not status.exists():
-            make(root)
-            status.write_text("ok")
-    return root
+    from site_build import once
+
+    return once(_shared_root(tmp_path_factory) / name, make)
 
 
 @pytest.fixture(scope="session")
 def editions(tmp_path_factory) -> Path:
     """Every chapter's and lab's student notebook and answer key (tools/editions.py), derived once
-    per run: <root>/publish/<kind>/<lang>/<name>.ipynb and <root>/answer-keys/<kind>/<lang>/..."""
-    from tools.editions import write_editions
+    per run (and copied into both site builds): <root>/publish/<kind>/<lang>/<name>.ipynb and
+    <root>/answer-keys/<kind>/<lang>/..."""
+    from site_build import write_editions_once
 
-    return shared_once(
-        tmp_path_factory,
-        "editions",
-        lambda root: write_editions(publish=root / "publish", keys=root / "answer-keys"),
-    )
+    return write_editions_once(_shared_root(tmp_path_factory) / "editions")
 
 
 @pytest.fixture(scope="session")

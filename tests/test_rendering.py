@@ -7,6 +7,7 @@ the sources, and names the page and the offending text when it fails.
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -19,8 +20,10 @@ LANGS = languages()
 LETTER = r"[^\W\d_]"
 
 
+@cache
 def article(path: Path) -> BeautifulSoup:
-    """The page's article (what the reader reads) without code, scripts and styles."""
+    """The page's article (what the reader reads) without code, scripts and styles; parsed once
+    per page and worker (the tests only read it)."""
     soup = BeautifulSoup(str(html_of(path).find("article") or html_of(path).body), "html.parser")
     for tag in soup.find_all(["pre", "code", "script", "style", "math"]):
         tag.decompose()
@@ -29,11 +32,12 @@ def article(path: Path) -> BeautifulSoup:
     return soup
 
 
-def blocks(path: Path) -> list[str]:
+@cache
+def blocks(path: Path) -> tuple[str, ...]:
     """The text of each block of prose (paragraphs, list items, definitions, table cells, headings)."""
     soup = article(path)
     tags = soup.find_all(["p", "li", "dt", "dd", "td", "th", "h1", "h2", "h3", "h4", "caption"])
-    return [re.sub(r"\s+", " ", t.get_text()) for t in tags]
+    return tuple(re.sub(r"\s+", " ", t.get_text()) for t in tags)
 
 
 def where(path: Path, site: Path) -> str:
@@ -194,7 +198,8 @@ def test_exercises_solutions_and_figures_are_labelled_in_the_language(site, lang
     assert all(seen.values()), f"no exercise, solution or numbered figure found on the {lang} pages: {seen}"
 
 
-def chrome(path: Path) -> set[str]:
+@cache
+def chrome(path: Path) -> frozenset[str]:
     """What the theme shows or says around the article: its texts, tooltips and labels."""
     soup = BeautifulSoup(str(html_of(path)), "html.parser")
     for tag in soup.find_all(["article", "script", "style"]):
@@ -206,7 +211,7 @@ def chrome(path: Path) -> set[str]:
         for attribute in ("title", "aria-label", "data-bs-title", "placeholder"):
             if tag.get(attribute):
                 found.add(tag[attribute].strip())
-    return found
+    return frozenset(found)
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGS)

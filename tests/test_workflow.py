@@ -111,3 +111,52 @@ def test_actions_are_pinned_to_a_major_version(name):
         for step in job["steps"]:
             if step.get("uses", "").startswith("actions/setup-python@"):
                 assert step["with"]["cache-dependency-path"] == "constraints.txt"
+
+
+# ---------------------------------------------------------------------------------------------
+# Lint: part of the test command, and of the commit hooks
+
+
+def recipe(target: str) -> tuple[list[str], list[str]]:
+    """A Makefile target's prerequisites and the lines of its recipe."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8").replace("\\\n", " ")
+    found = re.search(rf"^{target}:([^\n#]*)(?:#[^\n]*)?\n((?:\t[^\n]*\n)*)", text, re.M)
+    assert found, f"the Makefile has no target {target}"
+    return found.group(1).split(), [line.strip() for line in found.group(2).splitlines()]
+
+
+def test_the_test_commands_lint_first_with_ruff():
+    _, lint = recipe("lint")
+    assert lint == ["$(VENV)/bin/ruff check .", "$(VENV)/bin/ruff format --check ."]
+    for target in ("test", "unit"):
+        prerequisites, lines = recipe(target)
+        assert prerequisites == ["lint"], f"`make {target}` does not lint first"
+        assert "pytest" in lines[0]
+
+
+def test_the_test_commands_keep_the_run_order_of_conftest():
+    # without it, xdist re-sorts the scopes by size and a worker waits for a site being built
+    for target in ("test", "unit"):
+        assert "--dist loadscope --no-loadscope-reorder" in recipe(target)[1][0]
+
+
+def test_ruff_is_pinned_once_for_the_tests_the_hooks_and_conda():
+    import tomllib
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    (spec,) = [s for s in extra["optional-dependencies"]["test"] if s.startswith("ruff")]
+    pins = [line for line in (ROOT / "constraints.txt").read_text().splitlines() if line.startswith("ruff==")]
+    assert pins == [spec.replace(" ", "")], "ruff's pin in constraints.txt and the test extra differ"
+    assert f"  - {pins[0]}\n" in (ROOT / "environment.yml").read_text(encoding="utf-8")
+
+
+def test_the_commit_hooks_run_the_pinned_ruff():
+    config = yaml.safe_load((ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8"))
+    hooks = {hook["id"]: hook for repo in config["repos"] for hook in repo["hooks"]}
+    assert hooks["ruff-check"]["entry"].split()[:3] == [".venv/bin/ruff", "check", "--fix"]
+    assert hooks["ruff-format"]["entry"].split()[:2] == [".venv/bin/ruff", "format"]
+    for hook in hooks.values():
+        assert hook["language"] == "system" and "python" in hook["types_or"]
+        assert "--force-exclude" in hook["entry"], (
+            "files passed by pre-commit would skip pyproject's excludes"
+        )

@@ -197,15 +197,27 @@ def landing_page(student: bool) -> str:
     )
 
 
-def build(student: bool = False, langs: list[str] | None = None, jobs: int = 2, root: Path = BUILD) -> int:
-    """Build the site into root/site (or root/student-site); returns 0 on success."""
+def build(
+    student: bool = False,
+    langs: list[str] | None = None,
+    jobs: int = 2,
+    root: Path = BUILD,
+    editions: Path | None = None,
+) -> int:
+    """Build the site into root/site (or root/student-site); returns 0 on success. ``editions``: a
+    folder where write_editions already wrote publish/ and answer-keys/, copied instead of written
+    again (the tests build both sites from one copy)."""
     name = "student" if student else "reader"
     stage_root = root / "stage" / name
     lang_root = root / "books" / name
     site = root / ("student-site" if student else "site")
     langs = langs or languages()
     publish = root / "publish"
-    write_editions(langs, publish=publish, keys=root / "answer-keys")
+    if editions is None:
+        write_editions(langs, publish=publish, keys=root / "answer-keys")
+    else:
+        for folder in ("publish", "answer-keys"):
+            shutil.copytree(Path(editions) / folder, root / folder, dirs_exist_ok=True)
     sources = {lang: stage(lang, student, stage_root) for lang in langs}
     lang_root.mkdir(parents=True, exist_ok=True)
     failures = 0

@@ -135,7 +135,7 @@ def run_as_student(student: Path, key: Path, python: Path, timeout: int = 900) -
         client = NotebookClient(nb, km=km, timeout=timeout, resources={"metadata": {"path": str(folder)}})
         run = StudentRun(Path(student), 0.0, folder_files=files)
         start = time.perf_counter()
-        with client.setup_kernel():
+        with client.setup_kernel(cleanup_kc=True):  # our KernelManager: nbclient would leave it running
             for index, cell in enumerate(nb.cells):
                 if cell.cell_type == "code":
                     client.execute_cell(cell, index)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import nbformat
-from jupyter_client.manager import KernelManager
+from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -17,13 +17,15 @@ def main(argv=None) -> int:
     notebook, workdir, status, cell_timeout = (argv or sys.argv[1:])[:4]
     nb = nbformat.read(notebook, as_version=4)
     info = {"error": "", "notes": []}
-    # ipc: the kernel talks to this process over Unix sockets, so it needs no network at all
-    km = KernelManager(
+    # ipc: the kernel talks to this process over Unix sockets, so it needs no network at all.
+    # AsyncKernelManager, as nbclient makes its own: with a (blocking) KernelManager, nbclient
+    # 0.10 never raises CellTimeoutError, and a cell that sleeps runs on to the notebook's limit.
+    km = AsyncKernelManager(
         kernel_name="python3", transport="ipc", ip=str(Path(status).resolve().parent / "kernel")
     )
     client = NotebookClient(nb, km=km, timeout=int(cell_timeout), allow_errors=True, kernel_name="python3")
     try:
-        client.execute(cwd=workdir)
+        client.execute(cwd=workdir, cleanup_kc=True)  # shut the kernel down, even one still busy
     except CellTimeoutError:
         info["error"] = f"time limit: a cell ran longer than {cell_timeout} s"
     except DeadKernelError:
