@@ -170,3 +170,23 @@ def test_a_stalled_line_search_counts_as_converged_only_at_a_flat_gradient():
     assert not stopped(2, 1e-5)  # the bound is strict
     assert not stopped(1, 0.0)  # status 1: out of iterations, however flat
     assert not stopped(3, 0.0)
+
+
+def _fixed_model(cut_points, coef):
+    """A model with the given parameters, as if fitted (for predictions at exact probabilities)."""
+    model = OrdinalLogisticRegression()
+    model.classes_ = np.array([1, 2, 3])
+    model.cut_points_, model.coef_ = np.array(cut_points, dtype=float), np.array(coef, dtype=float)
+    model.n_features_in_ = len(coef)
+    return model
+
+
+def test_median_prediction_takes_the_first_class_reaching_one_half():
+    model = _fixed_model([0.0, 1.0], [0.0])  # P(y <= 1) = σ(0) = 0.5 exactly
+    assert model.predict([[3.0]], decision="median").tolist() == [1]
+    assert model.predict_proba([[3.0]])[0, 0] == 0.5
+
+
+def test_latent_score_reads_numbers_written_as_text_like_fit():
+    model = _fixed_model([0.0, 1.0], [2.0])
+    assert model.latent_score(np.array([["1.5"]])).tolist() == [3.0]

@@ -255,3 +255,70 @@ def test_expected_cost_minimum_is_a_large_outlined_triangle():
     assert (best.get_xdata()[0], best.get_ydata()[0]) == (0.4, 0.3)
     assert (best.get_marker(), best.get_markersize(), best.get_markeredgecolor()) == ("v", 9, "black")
     assert best.get_label() == f"{term('minimum')}: {term('threshold')} 0.40"
+
+
+def test_reliability_diagram_bars_sit_side_by_side_in_each_bin():
+    from matplotlib.colors import to_rgba
+
+    from beyond_accuracy.metrics import reliability_table
+
+    y = np.array([0, 0, 1, 1, 0, 1])
+    a = np.array([0.1, 0.2, 0.3, 0.6, 0.7, 0.9])
+    b = np.array([0.2, 0.1, 0.4, 0.8, 0.6, 0.95])
+    fig = plots.plot_reliability_diagram(y, {"a": a, "b": b}, n_bins=2)
+    assert tuple(fig.get_size_inches()) == (4.8, 5.6)
+    ax, ax_n = fig.axes
+    # two bins of width 0.5; two models share 0.8 of each bin: bars 0.2 wide, 0.1 either side of the centre
+    bars = ax_n.patches
+    assert [round(p.get_x() + p.get_width() / 2, 9) for p in bars] == [0.15, 0.65, 0.35, 0.85]
+    assert [p.get_width() for p in bars] == pytest.approx([0.2] * 4)
+    assert [p.get_height() for p in bars] == [3, 3, 3, 3]
+    assert [p.get_hatch() or "" for p in bars] == ["", "", "//", "//"]
+    assert all(p.get_edgecolor() == to_rgba("black") for p in bars)
+    assert ax_n.get_yscale() == "linear"
+    assert (ax_n.get_xlabel(), ax_n.get_ylabel()) == (term("mean_predicted_axis"), term("count"))
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == [term("perfect_calibration"), "a", "b"]
+    # error bars: the 95 % Wilson interval of each bin
+    table = reliability_table(y, a, n_bins=2)
+    segments = ax.containers[0].lines[2][0].get_segments()
+    assert [s[0][1] for s in segments] == pytest.approx(list(table["ci_lower"]))
+    assert [s[1][1] for s in segments] == pytest.approx(list(table["ci_upper"]))
+    assert ax.containers[0].lines[0].get_markersize() == 4.5
+
+
+def test_reliability_diagram_without_counts_and_its_log_scale():
+    fig = plots.plot_reliability_diagram([0, 1, 0, 1], {"m": [0.1, 0.4, 0.6, 0.9]}, n_bins=2, show_counts=False)
+    assert tuple(fig.get_size_inches()) == (4.8, 4.4)
+    assert len(fig.axes) == 1 and fig.axes[0].get_xlabel() == term("mean_predicted_axis")
+
+    def scale(n_low, n_high):  # one bin with n_low examples, the other with n_high
+        p = np.r_[np.full(n_low, 0.2), np.full(n_high, 0.8)]
+        y = np.r_[np.zeros(n_low - 1), 1, np.ones(n_high - 1), 0]
+        return plots.plot_reliability_diagram(y, {"m": p}, n_bins=2).axes[1].get_yscale()
+
+    assert scale(1, 51) == "log"  # counts span more than a factor 50
+    assert scale(1, 50) == "linear"
+
+
+def test_roc_and_pr_baselines_markers_and_limits():
+    y, s = PATIENTS["y"], PATIENTS["score"]
+    ax = plots.plot_roc(y, {"m": s, "n": 1 - s})
+    baseline, m, n = ax.get_lines()
+    assert baseline.get_label() == term("random_guess")
+    assert (list(baseline.get_xdata()), list(baseline.get_ydata())) == ([0, 1], [0, 1])
+    assert (m.get_marker(), n.get_marker()) == ("o", "s")
+    assert ax.get_ylim() == (-0.02, 1.02)
+    pr = plots.plot_pr(y, {"m": s})
+    assert pr.get_ylim() == (-0.02, 1.05)
+    assert pr.get_legend()._loc == 3  # lower left, away from the curve's start at the top left
+    assert pr.get_lines()[1].get_marker() == "o"
+
+
+def test_score_strip_markers_and_no_horizontal_grid():
+    ax = plots.plot_scores(PATIENTS["y"], PATIENTS["score"], thresholds=(0.3, 0.6))
+    positives, negatives = ax.collections
+    assert list(positives.get_sizes()) == [60] and list(negatives.get_sizes()) == [55]
+    assert not any(line.get_visible() for line in ax.get_ygridlines())
+    assert [line.get_linestyle() for line in ax.get_lines()] == ["--", "-."]
+    assert [t.get_text() for t in ax.texts] == [f"{term('threshold')} 0.30", f"{term('threshold')} 0.60"]
+    assert tuple(ax.figure.get_size_inches()) == (7.6, 2.6)

@@ -129,14 +129,14 @@ def report(patterns: list[str]) -> int:
     print("\nMutation score per module (killed / (mutants - equivalent)):")
     modules = sorted({module_of(n) for n in found})
     for module in modules:
-        names = [n for n in found if module_of(n) == module]
+        names = [n for n in found if module_of(n) == module and n not in unchecked]
         killed = sum(found[n][0] in DETECTED for n in names)
         eq = sum(n in equivalent for n in names)
         print(f"  {module:18} {killed:5} / {len(names) - eq:5}  ({_pct(killed, len(names) - eq)})"
-              f"   mutants {len(names)}, equivalent {eq}")
+              f"   mutants checked {len(names)}, equivalent {eq}")
     statuses = Counter(s for s, _ in found.values())
     killed = sum(n for s, n in statuses.items() if s in DETECTED)
-    total = len(found) - len(equivalent)
+    total = len(found) - len(unchecked) - len(equivalent)
 
     if equivalent:
         print(f"\nEquivalent mutants ({len(equivalent)}), from {EQUIVALENTS.relative_to(ROOT)}:")
@@ -154,7 +154,8 @@ def report(patterns: list[str]) -> int:
             print("\n".join(line for line in diff_of(name, path).splitlines()
                             if line[:1] in "+-" and line[:3] not in ("+++", "---")))
     if unchecked:
-        print(f"\n{len(unchecked)} mutants were not checked (interrupted run): `--resume` finishes it")
+        print(f"\nINCOMPLETE: {len(unchecked)} of {len(found)} mutants were not checked (an interrupted or"
+              " partial run): the score covers the checked ones only; `--resume` finishes the run")
     print("\nStatuses:", ", ".join(f"{s} {n}" for s, n in statuses.most_common()))
     print(f"MUTATION SCORE: {killed} killed / {total} non-equivalent mutants = {_pct(killed, total)}"
           f"  ({len(survivors)} surviving, {len(equivalent)} equivalent)")
