@@ -354,9 +354,10 @@ def test_form_text_of_each_kind_in_the_language_asked():
     assert ex(whole=True).form_text("it") == "un solo numero intero (per esempio 12)."
     numbers = ex(kind="numbers", size=3, order="(tp, fp, fn)", expected=lambda: (1, 2, 3))
     assert numbers.form_text("it") == "una tupla di 3 numeri, nell'ordine (tp, fp, fn)."
-    assert ex(kind="numbers", size=2, order="(a, b)", whole=True, expected=lambda: (1, 2)).form_text(
-        "en"
-    ) == "a tuple of 2 whole numbers, in the order (a, b)."
+    assert (
+        ex(kind="numbers", size=2, order="(a, b)", whole=True, expected=lambda: (1, 2)).form_text("en")
+        == "a tuple of 2 whole numbers, in the order (a, b)."
+    )
     choice = ex(kind="choice", options=("top", "bottom"), expected=lambda: "top")
     assert choice.form_text("it") == 'una delle opzioni "top", "bottom", come stringa tra virgolette.'
 
@@ -460,7 +461,9 @@ def test_every_message_in_the_language_asked():
     )
     proportion = ex(proportion=True).feedback(25, lang="it")
     assert "Sembra una percentuale: scrivila come proporzione tra 0 e 1 (35 % è 0.35)." in proportion
-    pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75)).feedback((0.5,), lang="it")
+    pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75)).feedback(
+        (0.5,), lang="it"
+    )
     assert "La tupla non ha il numero di valori richiesto." in pair
     choice = ex(kind="choice", options=("a", "b"), expected=lambda: "a").feedback("c", lang="it")
     assert "Copia una delle opzioni esattamente come è scritta nell'elenco." in choice

@@ -140,7 +140,8 @@ def test_cut_points_plot_marks_each_cut_and_names_each_interval():
     lines = ax.get_lines()
     assert [line.get_xdata()[0] for line in lines] == [-1.0, 0.5, 2.0]
     assert all(
-        (line.get_color(), line.get_linestyle(), line.get_linewidth()) == ("black", "--", 1.2) for line in lines
+        (line.get_color(), line.get_linestyle(), line.get_linewidth()) == ("black", "--", 1.2)
+        for line in lines
     )
     texts = {t.get_text(): t for t in ax.texts}
     assert [t.get_text() for t in ax.texts] == ["θ1", "θ2", "θ3", "1", "2", "3", "4"]
@@ -223,7 +224,10 @@ def test_matrix_titles_wrap_at_36_characters_and_class_names_label_both_axes():
     assert [t.get_text() for t in ax.get_yticklabels()] == ["yes", "no"]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["yes", "no"]
     assert {t.get_text() for t in ax.texts if t.get_fontweight() == "bold"} == {"TP\n1", "TN\n4"}
-    assert plots._draw_matrix(None, [["TN", "FP"], ["FN", "TP"]], ("a", "b"), title="x" * 36).get_title() == "x" * 36
+    assert (
+        plots._draw_matrix(None, [["TN", "FP"], ["FN", "TP"]], ("a", "b"), title="x" * 36).get_title()
+        == "x" * 36
+    )
     wide = plots._draw_matrix(None, [["TP", "FN"], ["FP", "TN"]], ("a", "b"), title="abcd " * 7 + "ab")
     assert wide.get_title() == "abcd abcd abcd abcd abcd abcd abcd\nab"  # 37 characters do not fit
 
@@ -277,7 +281,11 @@ def test_reliability_diagram_bars_sit_side_by_side_in_each_bin():
     assert all(p.get_edgecolor() == to_rgba("black") for p in bars)
     assert ax_n.get_yscale() == "linear"
     assert (ax_n.get_xlabel(), ax_n.get_ylabel()) == (term("mean_predicted_axis"), term("count"))
-    assert [text.get_text() for text in ax.get_legend().get_texts()] == [term("perfect_calibration"), "a", "b"]
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == [
+        term("perfect_calibration"),
+        "a",
+        "b",
+    ]
     # error bars: the 95 % Wilson interval of each bin
     table = reliability_table(y, a, n_bins=2)
     segments = ax.containers[0].lines[2][0].get_segments()
@@ -287,7 +295,9 @@ def test_reliability_diagram_bars_sit_side_by_side_in_each_bin():
 
 
 def test_reliability_diagram_without_counts_and_its_log_scale():
-    fig = plots.plot_reliability_diagram([0, 1, 0, 1], {"m": [0.1, 0.4, 0.6, 0.9]}, n_bins=2, show_counts=False)
+    fig = plots.plot_reliability_diagram(
+        [0, 1, 0, 1], {"m": [0.1, 0.4, 0.6, 0.9]}, n_bins=2, show_counts=False
+    )
     assert tuple(fig.get_size_inches()) == (4.8, 4.4)
     assert len(fig.axes) == 1 and fig.axes[0].get_xlabel() == term("mean_predicted_axis")
 

@@ -88,7 +88,9 @@ def diff_of(name: str, path: Path) -> str:
 
 
 def mutated_lines(diff: str) -> list[str]:
-    return [line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    return [
+        line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    ]
 
 
 def read_equivalents() -> list[dict[str, str]]:
@@ -132,8 +134,10 @@ def report(patterns: list[str]) -> int:
         names = [n for n in found if module_of(n) == module and n not in unchecked]
         killed = sum(found[n][0] in DETECTED for n in names)
         eq = sum(n in equivalent for n in names)
-        print(f"  {module:18} {killed:5} / {len(names) - eq:5}  ({_pct(killed, len(names) - eq)})"
-              f"   mutants checked {len(names)}, equivalent {eq}")
+        print(
+            f"  {module:18} {killed:5} / {len(names) - eq:5}  ({_pct(killed, len(names) - eq)})"
+            f"   mutants checked {len(names)}, equivalent {eq}"
+        )
     statuses = Counter(s for s, _ in found.values())
     killed = sum(n for s, n in statuses.items() if s in DETECTED)
     total = len(found) - len(unchecked) - len(equivalent)
@@ -151,14 +155,23 @@ def report(patterns: list[str]) -> int:
         for name in survivors:
             status, path = found[name]
             print(f"\n# {name}: {status}")
-            print("\n".join(line for line in diff_of(name, path).splitlines()
-                            if line[:1] in "+-" and line[:3] not in ("+++", "---")))
+            print(
+                "\n".join(
+                    line
+                    for line in diff_of(name, path).splitlines()
+                    if line[:1] in "+-" and line[:3] not in ("+++", "---")
+                )
+            )
     if unchecked:
-        print(f"\nINCOMPLETE: {len(unchecked)} of {len(found)} mutants were not checked (an interrupted or"
-              " partial run): the score covers the checked ones only; `--resume` finishes the run")
+        print(
+            f"\nINCOMPLETE: {len(unchecked)} of {len(found)} mutants were not checked (an interrupted or"
+            " partial run): the score covers the checked ones only; `--resume` finishes the run"
+        )
     print("\nStatuses:", ", ".join(f"{s} {n}" for s, n in statuses.most_common()))
-    print(f"MUTATION SCORE: {killed} killed / {total} non-equivalent mutants = {_pct(killed, total)}"
-          f"  ({len(survivors)} surviving, {len(equivalent)} equivalent)")
+    print(
+        f"MUTATION SCORE: {killed} killed / {total} non-equivalent mutants = {_pct(killed, total)}"
+        f"  ({len(survivors)} surviving, {len(equivalent)} equivalent)"
+    )
     return 0
 
 
@@ -168,7 +181,9 @@ def _pct(a: int, b: int) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("patterns", nargs="*", help="mutmut mutant-name patterns, e.g. 'beyond_accuracy.ordinal*'")
+    parser.add_argument(
+        "patterns", nargs="*", help="mutmut mutant-name patterns, e.g. 'beyond_accuracy.ordinal*'"
+    )
     parser.add_argument("--max-children", type=int, default=int(os.environ.get("JOBS", 2)))
     parser.add_argument("--resume", action="store_true", help="keep mutants/ from the last run")
     parser.add_argument("--report", action="store_true", help="only print the last run's results")
