@@ -332,3 +332,26 @@ def test_score_strip_markers_and_no_horizontal_grid():
     assert [line.get_linestyle() for line in ax.get_lines()] == ["--", "-."]
     assert [t.get_text() for t in ax.texts] == [f"{term('threshold')} 0.30", f"{term('threshold')} 0.60"]
     assert tuple(ax.figure.get_size_inches()) == (7.6, 2.6)
+
+
+def test_threshold_sweep_labels_and_styles_each_column():
+    set_language("fi")
+    table = threshold_table(PATIENTS["y"], PATIENTS["score"], [0.2, 0.5, 0.8])
+    ax = plots.plot_threshold_sweep(table, columns=("precision", "recall", "specificity", "f1"))
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == [term("precision"), term("recall"), term("specificity"), "F1"]
+    assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--", "-.", ":"]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == (term("threshold"), term("metric_value"))
+
+
+def test_reliability_bars_of_many_models_keep_their_series_colour_and_hatch():
+    from matplotlib.colors import to_rgba
+
+    y = np.array([0, 1, 0, 1])
+    probs = {f"m{i}": np.array([0.1, 0.3, 0.6, 0.9]) for i in range(5)}
+    ax_n = plots.plot_reliability_diagram(y, probs, n_bins=2).axes[1]
+    bars = ax_n.patches  # two bins per model
+    assert [bars[2 * i].get_facecolor() for i in range(5)] == [
+        to_rgba(plots.series_style(i)["color"]) for i in range(5)
+    ]
+    assert [bars[2 * i].get_hatch() or "" for i in range(5)] == ["", "//", "..", "xx", ""]
