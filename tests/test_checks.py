@@ -419,7 +419,7 @@ def test_definition_and_lookup_errors_say_what_is_wrong():
 def test_bad_form_verdicts_of_each_kind():
     number = ex(proportion=True)
     assert number.grade((0, 25)) == (BAD_FORM, "comma", None)  # 0,25
-    assert number.grade((0.25, 0.5)).reason == "type"  # two numbers where one is asked
+    assert number.grade((0.25, 0.5)) == (BAD_FORM, "type", None)  # two numbers where one is asked
     assert number.grade((0, 2, 5)).reason == "type"
     assert ex(whole=True, expected=lambda: 35).grade((0, 35)).reason == "type"  # no decimals to mistype
     pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75))

@@ -329,6 +329,7 @@ def test_score_strip_markers_and_no_horizontal_grid():
     positives, negatives = ax.collections
     assert list(positives.get_sizes()) == [60] and list(negatives.get_sizes()) == [55]
     assert not any(line.get_visible() for line in ax.get_ygridlines())
+    assert all(line.get_visible() for line in ax.get_xgridlines())  # the score axis keeps its grid
     assert [line.get_linestyle() for line in ax.get_lines()] == ["--", "-."]
     assert [t.get_text() for t in ax.texts] == [f"{term('threshold')} 0.30", f"{term('threshold')} 0.60"]
     assert tuple(ax.figure.get_size_inches()) == (7.6, 2.6)
