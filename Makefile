@@ -75,7 +75,8 @@ unit: $(STAMP)             ## the fast tests: no notebook execution, no site bui
 # `make mutation` plants one-line bugs in metrics, language, ordinal, checks/_engine and plots with
 # mutmut, runs the fast tests that call each mutated function, and prints the score (equivalent
 # mutants, listed in tools/mutation_equivalents.csv, left out) and every surviving mutant.
-# About 30 minutes on 2 idle cores; ARGS='beyond_accuracy.ordinal*' for one module, ARGS=--resume.
+# An estimated 25-40 minutes on 2 idle cores (4,349 mutants; not yet timed in full on an idle
+# machine); ARGS='beyond_accuracy.ordinal*' for one module, ARGS=--resume to finish a stopped run.
 MUT_STAMP := $(VENV)/.mutation-installed
 $(MUT_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[mutation]"
