@@ -234,3 +234,36 @@ def test_reliability_plot_survives_bins_with_no_positive():
     expected = [proportion_confint(k, n, method="wilson") for k, n in ((0, 17), (0, 16), (1, 17))]
     assert spans == [pytest.approx(e, abs=1e-12) for e in expected]
     assert [bar.get_height() for bar in ax_n.patches] == [17, 16, 17]
+
+
+# --- found by mutation testing (make mutation): defaults and messages --------
+
+
+def test_calibration_errors_default_to_ten_uniform_bins():
+    rng = np.random.default_rng(4)
+    p = rng.uniform(0, 1, 300)
+    y = (rng.uniform(0, 1, p.size) < p**2).astype(int)
+    assert max_calibration_error(y, p) == max_calibration_error(y, p, n_bins=10)
+    assert expected_calibration_error(y, p) == expected_calibration_error(y, p, n_bins=10)
+    assert max_calibration_error(y, p, n_bins=10) != max_calibration_error(y, p, n_bins=11)
+
+
+def test_pos_label_with_one_column_of_probabilities():
+    y = np.array(["no", "yes", "yes", "no", "yes"])
+    p = np.array([0.2, 0.9, 0.6, 0.4, 0.3])
+    as_ints = (y == "yes").astype(int)
+    assert expected_calibration_error(y, p, pos_label="yes", n_bins=2) == pytest.approx(
+        expected_calibration_error(as_ints, p, n_bins=2)
+    )
+    with pytest.raises(ValueError, match="^y_true must be 1-D"):
+        expected_calibration_error([["no", "yes"]], [0.2, 0.9], pos_label="yes")
+
+
+def test_calibration_messages_name_the_problem():
+    proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
+    with pytest.raises(ValueError, match="^kind must be 'binary', 'top-label' or None, got 'bin'$"):
+        expected_calibration_error([0, 1, 2, 0], proba, kind="bin")
+    with pytest.raises(ValueError, match="kind='top-label' for the calibration of the confidence"):
+        expected_calibration_error([0, 1], np.array([[0.4, 0.6], [0.9, 0.1]]))
+    with pytest.raises(ValueError, match="same length"):
+        expected_calibration_error([0, 1, 2], proba, labels=[0, 1, 2], kind="top-label")

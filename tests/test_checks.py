@@ -388,3 +388,174 @@ def test_every_exercise_speaks_every_language(module, lang):
         assert all(m.hint[lang] for m in exercise.mistakes)
         text = exercise.message(exercise.grade(...), lang)
         assert text.startswith("✏️") and fmt(0.5, 3, lang=lang) not in text
+
+
+# --- found by mutation testing (make mutation): boundaries, messages and the verdict's fields -------
+
+
+def test_number_form_boundaries():
+    p = ex(proportion=True, expected=lambda: 0.0)
+    assert p.grade(0).status == CORRECT  # 0 and 1 are proportions
+    assert p.grade(-1e-9).status == CORRECT  # float noise below 0 is still 0
+    assert ex(proportion=True, tol=0.01, expected=lambda: 1.0).grade(1 + 1e-9).status == CORRECT
+    assert p.grade(1.5) == (BAD_FORM, "percentage", None)  # 1.5 %, typed as 1.5
+    assert p.grade(100).reason == "percentage"  # 100 % is 1
+    assert p.grade(100.5).reason == "range"
+    assert p.grade(-0.5).reason == "range"
+    whole = ex(whole=True, expected=lambda: 3)
+    assert whole.grade(3.5) == (BAD_FORM, "whole", None)
+    assert whole.grade(-3) == (BAD_FORM, "range", None)
+
+
+def test_tolerance_is_inclusive_at_float_noise():
+    assert ex(expected=lambda: 0.0).grade(1e-9).status == CORRECT
+    assert ex(expected=lambda: 0.0).grade(1e-8).status == NOT_YET
+    pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.0, 0.0))
+    assert pair.grade((1e-9, 0.0)).status == CORRECT
+    assert pair.grade((0.0, 1e-8)).status == NOT_YET
+
+
+def test_what_counts_as_a_sequence_answer():
+    pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75), proportion=True)
+    assert pair.grade(iter([0.5, 0.75])).reason == "type"  # no length: not a tuple of answers
+    assert pair.grade(np.array([[0.5, 0.75]])).reason == "type"  # a 1 x 2 table, not a tuple
+    assert ex(proportion=True).grade(np.array(0.25)).reason == "type"  # a 0-d array is no float
+
+
+def test_choice_ignores_case_spaces_hyphens_and_underscores():
+    e = ex(kind="choice", options=("class_weights", "re-sampling"), expected=lambda: "class_weights")
+    assert e.grade("class weights").status == CORRECT
+    assert e.grade("Class-Weights").status == CORRECT
+    assert e.grade("re sampling").status == NOT_YET
+    assert e.grade("re_sampling").status == NOT_YET
+    assert e.grade("classweights").reason == "option"
+    assert ex(kind="choice", options=("a", "b"), expected=lambda: "a").grade("A").status == CORRECT
+
+
+def test_form_text_of_each_kind_in_the_language_asked():
+    assert ex().form_text("en") == "one number, written as a Python number (for example 0.35)."
+    assert ex(proportion=True).form_text("it") == (
+        "una sola proporzione tra 0 e 1, scritta come numero Python (per esempio 0.35)."
+    )
+    assert ex().form_text("it") == "un solo numero, scritto come numero Python (per esempio 0.35)."
+    assert ex(whole=True).form_text("it") == "un solo numero intero (per esempio 12)."
+    numbers = ex(kind="numbers", size=3, order="(tp, fp, fn)", expected=lambda: (1, 2, 3))
+    assert numbers.form_text("it") == "una tupla di 3 numeri, nell'ordine (tp, fp, fn)."
+    assert (
+        ex(kind="numbers", size=2, order="(a, b)", whole=True, expected=lambda: (1, 2)).form_text("en")
+        == "a tuple of 2 whole numbers, in the order (a, b)."
+    )
+    choice = ex(kind="choice", options=("top", "bottom"), expected=lambda: "top")
+    assert choice.form_text("it") == 'una delle opzioni "top", "bottom", come stringa tra virgolette.'
+
+
+def test_verdict_fields_and_points():
+    check = Checker(ex(points=3), ex(name="y", expected=lambda a: a))
+    assert verdict(check, "x", 0.25) == {
+        "exercise": "x",
+        "status": CORRECT,
+        "reason": None,
+        "mistake": None,
+        "points": 3,
+        "max_points": 3,
+        "message": "✅ Correct — well done.",
+    }
+    wrong = verdict(check, "x", 0.3, lang="it")
+    assert (wrong["points"], wrong["max_points"]) == (0, 3)
+    assert wrong["message"].startswith("❌ Non ancora.")
+    assert verdict(check, "x", "0.25")["points"] == 0
+    assert verdict(check, "y", 0.7, 0.7)["status"] == CORRECT
+
+
+def test_check_functions_pass_the_inputs_and_say_what_they_do(capsys):
+    check = Checker(ex(name="share", expected=lambda a, b: a / b))
+    check.share(0.5, 1, 2)
+    check.share(0.5, 1, 4)
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()] == ["✅", "❌"]
+    assert check.share.__name__ == "share"
+    assert check.share.__doc__ == "Check your answer to the exercise 'share': run the cell as it is."
+    assert repr(Checker(ex(name="a"), ex(name="b"))) == "<checks: a, b>"
+
+
+def test_definition_and_lookup_errors_say_what_is_wrong():
+    check = Checker(ex(name="a"), ex(name="b"))
+    with pytest.raises(AttributeError, match="^no check named 'c'; the checks are a, b$"):
+        check.c  # noqa: B018
+    with pytest.raises(ValueError, match="^no exercise named 'c'; the exercises are a, b$"):
+        verdict(check, "c", 0.25)
+    with pytest.raises(ValueError, match=r"^two exercises share a name: \['a', 'a'\]$"):
+        Checker(ex(name="a"), ex(name="a"))
+    with pytest.raises(ValueError, match=r"^exercise 'x' lacks a hint in \['it', 'es', 'pt', 'fi'\]$"):
+        ex(hint={"en": "h"})
+    with pytest.raises(ValueError, match=r"^exercise 'x' lacks a skill in \['fi'\]$"):
+        ex(skill={"en": "s", "it": "s", "es": "s", "pt": "s"})
+    with pytest.raises(ValueError, match=r"^mistake 'm' lacks a hint in \['es', 'pt', 'fi'\]$"):
+        Mistake("m", lambda: 0, hint={"en": "h", "it": "h"})
+    for points in (0, -1, 1.5):
+        with pytest.raises(ValueError, match="^exercise 'x': points must be a positive whole number$"):
+            ex(points=points)
+    with pytest.raises(ValueError, match="^exercise 'x': tol must be non-negative$"):
+        ex(tol=-0.01)
+    twice = (Mistake("m", lambda: 0, hint=H), Mistake("m", lambda: 1, hint=H))
+    with pytest.raises(ValueError, match="^exercise 'x': two mistakes share a key$"):
+        ex(mistakes=twice)
+    two = ex(kind="choice", options=("yes", "no"), expected=lambda: "yes")  # two options are enough
+    assert two.grade("no").status == NOT_YET
+
+
+def test_bad_form_verdicts_of_each_kind():
+    number = ex(proportion=True)
+    assert number.grade((0, 25)) == (BAD_FORM, "comma", None)  # 0,25
+    assert number.grade((0.25, 0.5)) == (BAD_FORM, "type", None)  # two numbers where one is asked
+    assert number.grade((0, 2, 5)).reason == "type"
+    assert ex(whole=True, expected=lambda: 35).grade((0, 35)).reason == "type"  # no decimals to mistype
+    pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75))
+    assert pair.grade(0.5) == (BAD_FORM, "type", None)
+    choice = ex(kind="choice", options=("top", "bottom"), expected=lambda: "top")
+    assert choice.grade(0) == (BAD_FORM, "type", None)
+    assert choice.grade("middle") == (BAD_FORM, "option", None)
+    with pytest.raises(ValueError, match="^expected a lab's check object, got dict$"):
+        exercises_of({})
+
+
+def test_a_mistake_that_cannot_be_computed_does_not_hide_the_next_one():
+    hint = texts("half", "metà", "mitad", "metade", "puolet")
+    e = ex(mistakes=(Mistake("boom", lambda: 1 / 0, hint=H), Mistake("half", lambda: 0.125, hint=hint)))
+    assert e.grade(0.125) == (NOT_YET, None, "half")
+
+
+# The Italian texts of src/beyond_accuracy/data/terms.csv, typed here: each message in the language asked.
+IT_FORM = "La risposta non ha la forma attesa: un solo numero, scritto come numero Python (per esempio 0.35)."
+IT_POINT = "In Python i decimali si scrivono con il punto, non con la virgola: 0.35, non 0,35."
+
+
+def test_every_message_in_the_language_asked():
+    hint = texts("h", "metà del valore", "h", "h", "h")
+    e = ex(
+        hint=texts("h", "rileggi la definizione", "h", "h", "h"),
+        mistakes=(Mistake("half", lambda: 0.125, hint=hint),),
+    )
+    assert e.feedback(0.25, lang="it") == "✅ Corretto, ottimo lavoro."
+    assert e.feedback(..., lang="it") == (
+        "✏️ Esercizio non ancora svolto: sostituisci i puntini (...) con la tua risposta ed esegui di "
+        "nuovo la cella."
+    )
+    assert e.feedback(0.5, lang="it") == "❌ Non ancora. Suggerimento: rileggi la definizione"
+    assert e.feedback(0.125, lang="it") == "❌ Non ancora. Suggerimento: metà del valore"
+    assert e.feedback("0.25", lang="it") == f"⚠️ {IT_FORM} {IT_POINT}"  # type: no reason to add
+    assert e.feedback((0, 25), lang="it") == (
+        f"⚠️ {IT_FORM} Sembra una virgola decimale: in Python 0,35 sono due numeri, 0 e 35. {IT_POINT}"
+    )
+    proportion = ex(proportion=True).feedback(25, lang="it")
+    assert "Sembra una percentuale: scrivila come proporzione tra 0 e 1 (35 % è 0.35)." in proportion
+    pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75)).feedback(
+        (0.5,), lang="it"
+    )
+    assert "La tupla non ha il numero di valori richiesto." in pair
+    choice = ex(kind="choice", options=("a", "b"), expected=lambda: "a").feedback("c", lang="it")
+    assert "Copia una delle opzioni esattamente come è scritta nell'elenco." in choice
+    whole = ex(whole=True, expected=lambda: 3).feedback(3.5, lang="it")
+    assert whole == (
+        "⚠️ La risposta non ha la forma attesa: un solo numero intero (per esempio 12). "
+        f"Un conteggio non ha decimali. {IT_POINT}"
+    )

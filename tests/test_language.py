@@ -103,3 +103,64 @@ def test_every_glossary_term_has_a_definition_in_every_language():
             assert len(text) > 20, f"definition of {key} in {lang} is missing or too short"
     with pytest.raises(ValueError, match="no definition"):
         definition("sick")
+
+
+# --- found by mutation testing (make mutation): messages, metadata and the sign of zero ------------
+
+
+def _captured_glue_outputs():
+    shell = InteractiveShell.instance()
+    outputs = []
+    shell.display_pub.publish = lambda data, metadata=None, **kw: outputs.append((data, metadata))
+    return outputs
+
+
+def test_validation_messages_name_the_problem():
+    with pytest.raises(ValueError, match="choose one of en, it, es, pt, fi$"):
+        set_language("de")
+    with pytest.raises(ValueError, match=r"^fmt expects a real number, got str: '0\.5'$"):
+        fmt("0.5")
+    with pytest.raises(ValueError, match=r"^fmt expects a real number, got NoneType: None$"):
+        fmt(None)
+    with pytest.raises(ValueError, match="^fmt expects a finite number, got nan$"):
+        fmt(float("nan"))
+    with pytest.raises(ValueError, match="^glue needs a non-empty name$"):
+        glue("", 1)
+    with pytest.raises(ValueError, match="^glue needs a non-empty name$"):
+        glue(None, 1)
+
+
+def test_fmt_groups_long_integers_and_keeps_small_negatives_signed():
+    assert fmt(1234567, digits=0) == "1,234,567"
+    assert fmt(-1234567.5, digits=1, lang="it") == "-1.234.567,5"
+    assert fmt(-0.0004, digits=3) == "0.000"
+    assert fmt(-0.0006, digits=3) == "-0.001"
+    assert fmt(-0.004, digits=1, percent=True, lang="fi") == "\u22120,4\u00a0%"
+
+
+def test_glue_metadata_records_the_raw_number_and_how_it_was_written():
+    import numpy as np
+
+    outputs = _captured_glue_outputs()
+    set_language("pt")
+    glue("share", np.float32(0.25), digits=1, percent=True)
+    glue("n", 569)
+    glue("label", "alto")
+    data, meta = outputs[0]
+    assert meta == {
+        "scrapbook": {"name": "share", "mime_prefix": "application/papermill.record/"},
+        "beyond_accuracy": {"raw": 0.25, "digits": 1, "percent": True, "lang": "pt"},
+    }
+    assert type(meta["beyond_accuracy"]["raw"]) is float
+    assert type(outputs[1][1]["beyond_accuracy"]["raw"]) is float  # 569 -> 569.0
+    assert outputs[1][1]["beyond_accuracy"]["digits"] == 0  # an integer is written without decimals
+    assert outputs[2][0] == {"application/papermill.record/text/plain": "'alto'"}
+    assert outputs[2][1]["beyond_accuracy"] == {"raw": None, "digits": 3, "percent": False, "lang": "pt"}
+    json.dumps(outputs)
+
+
+@pytest.mark.parametrize("bad", [None, [0.5], {"a": 1}])
+def test_glue_refuses_what_is_neither_text_nor_a_number_with_a_value_error(bad):
+    _captured_glue_outputs()
+    with pytest.raises(ValueError, match="fmt expects a real number"):
+        glue("x", bad)

@@ -241,3 +241,14 @@ def test_expected_cost_validates_labels_and_probabilities():
         expected_cost_by_threshold([0, 1], [0.2, 1.4], [0.5], 1, 1)
     with pytest.raises(ValueError, match="at most two labels"):
         expected_cost([0, 1, 2], [0, 1, 1], 1, 1)
+
+
+# --- found by mutation testing (make mutation): messages that name the problem ----------------------
+
+
+def test_degenerate_costs_name_the_offending_pair():
+    with pytest.raises(ValueError, match=r"^degenerate costs \(c_fp <= c_tn\): being wrong"):
+        cost_threshold(c_fp=1, c_fn=5, c_tn=1)
+    with pytest.raises(ValueError, match=r"^degenerate costs \(c_fn <= c_tp\): being wrong"):
+        cost_threshold(c_fp=1, c_fn=5, c_tp=6)
+    assert cost_threshold(c_fp=1, c_fn=5, c_tp=-1, c_tn=0.5) == pytest.approx(0.5 / 6.5)  # 0.5 / (0.5 + 6)

@@ -165,3 +165,49 @@ def test_ordinal_plots_are_localised():
         plots.plot_ordinal_confusion(y, model.predict(Xs), labels=[1, 2, 3])
     with pytest.raises(ValueError, match="labels"):
         plots.plot_cut_points([0.0, 1.0], labels=["a", "b"])
+
+
+# --- found by mutation testing (make mutation): messages, and when a stalled fit counts as converged --
+
+
+def test_one_off_accuracy_labels_messages():
+    with pytest.raises(ValueError, match="^labels must be a 1-D sequence of values, got a single value"):
+        one_off_accuracy(["a"], ["a"], labels="abc")
+    unknown = ["u", "v", "w", "x", "y", "z"]  # six labels not in labels=: the message shows five
+    with pytest.raises(
+        ValueError, match=r"^labels \['u', 'v', 'w', 'x', 'y'\] are not in labels=\['a', 'b'\]$"
+    ):
+        one_off_accuracy(unknown, unknown, labels=["a", "b"])
+
+
+def test_a_stalled_line_search_counts_as_converged_only_at_a_flat_gradient():
+    from scipy.optimize import OptimizeResult
+
+    def stopped(status, *gradient):
+        return OrdinalLogisticRegression._converged(OptimizeResult(status=status, jac=np.array(gradient)))
+
+    assert stopped(2, 1e-6, -9e-6)  # status 2: the line search failed, at the optimum
+    assert not stopped(2, 1e-6, -2e-5)  # the line search failed away from it
+    assert not stopped(2, 1e-5)  # the bound is strict
+    assert not stopped(1, 0.0)  # status 1: out of iterations, however flat
+    assert not stopped(3, 0.0)
+
+
+def _fixed_model(cut_points, coef):
+    """A model with the given parameters, as if fitted (for predictions at exact probabilities)."""
+    model = OrdinalLogisticRegression()
+    model.classes_ = np.array([1, 2, 3])
+    model.cut_points_, model.coef_ = np.array(cut_points, dtype=float), np.array(coef, dtype=float)
+    model.n_features_in_ = len(coef)
+    return model
+
+
+def test_median_prediction_takes_the_first_class_reaching_one_half():
+    model = _fixed_model([0.0, 1.0], [0.0])  # P(y <= 1) = σ(0) = 0.5 exactly
+    assert model.predict([[3.0]], decision="median").tolist() == [1]
+    assert model.predict_proba([[3.0]])[0, 0] == 0.5
+
+
+def test_latent_score_reads_numbers_written_as_text_like_fit():
+    model = _fixed_model([0.0, 1.0], [2.0])
+    assert model.latent_score(np.array([["1.5"]])).tolist() == [3.0]

@@ -236,3 +236,295 @@ def test_expected_cost_plot_marks_the_minimum():
     assert any(term("minimum") in t for t in texts(ax.figure))
     with pytest.raises(ValueError, match="lacks the columns"):
         plots.plot_expected_cost(PATIENTS)
+
+
+# --- found by mutation testing (make mutation): what each plot draws, exactly ---------------------
+
+
+def _cell_texts(ax):
+    return [(t.get_position(), t.get_text(), t.get_fontweight()) for t in ax.texts]
+
+
+def test_confusion_layouts_put_the_two_diagonals_side_by_side():
+    import textwrap
+
+    set_language("it")
+    fig = plots.plot_confusion_layouts()
+    book, sklearn = fig.axes
+    assert tuple(fig.get_size_inches()) == (8.4, 3.9)
+    assert [t.get_text() for t in book.texts] == ["TP", "FN", "FP", "TN"]  # rows actual, columns predicted
+    assert [t.get_text() for t in sklearn.texts] == ["TN", "FP", "FN", "TP"]
+    sick, healthy = f"{term('sick')} (1)", f"{term('healthy')} (0)"
+    assert [t.get_text() for t in book.get_xticklabels()] == [sick, healthy]
+    assert [t.get_text() for t in sklearn.get_yticklabels()] == [healthy, sick]
+    assert book.get_title() == "\n".join(textwrap.wrap(term("book_layout"), 36))
+    assert sklearn.get_title() == "\n".join(textwrap.wrap(term("sklearn_layout"), 36))
+    assert book.get_xlabel() == term("predicted_class") and book.get_ylabel() == term("actual_class")
+    # light cells are the correct decisions in both layouts
+    assert book.images[0].get_array().tolist() == [[1, 0], [0, 1]]
+    assert sklearn.images[0].get_array().tolist() == [[1, 0], [0, 1]]
+    bold = {t.get_text() for t in book.texts + sklearn.texts if t.get_fontweight() == "bold"}
+    assert bold == {"TP", "TN"}
+
+
+def test_ordinal_confusion_counts_bands_and_labels():
+    # actual low, low, mid, high, high, high; predicted low, mid, mid, high, low, high
+    y_true = ["low", "low", "mid", "high", "high", "high"]
+    y_pred = ["low", "mid", "mid", "high", "low", "high"]
+    labels = ["low", "mid", "high", "extreme"]  # the order of the classes, one never seen
+    ax = plots.plot_ordinal_confusion(y_true, y_pred, labels)
+    assert tuple(ax.figure.get_size_inches()) == pytest.approx((0.8 * 4 + 2.2, 0.8 * 4 + 1.6))
+    by_cell = {(round(t.get_position()[1]), round(t.get_position()[0])): t for t in ax.texts}
+    counts = [[by_cell[i, j].get_text() for j in range(4)] for i in range(4)]
+    assert counts == [["1", "1", "0", "0"], ["0", "1", "0", "0"], ["1", "0", "2", "0"], ["0", "0", "0", "0"]]
+    # the largest count is written in black, the others in white on the dark cells
+    assert by_cell[2, 2].get_color() == "black" and by_cell[0, 0].get_color() == "white"
+    assert {k for k, t in by_cell.items() if t.get_fontweight() == "bold"} == {(0, 0), (1, 1), (2, 2), (3, 3)}
+    assert all(t.get_fontsize() == 9 for t in ax.texts)
+    bands = [p for p in ax.patches if isinstance(p, plt.Rectangle)]
+    styles = sorted(p.get_linestyle() for p in bands)
+    assert styles.count("--") == 6 and styles.count(":") == 4  # 2(k - 1) and 2(k - 2) cells
+    assert all(not p.get_fill() and p.get_linewidth() == 1.0 for p in bands)
+    assert [t.get_text() for t in ax.get_xticklabels()] == labels
+    assert [t.get_text() for t in ax.get_yticklabels()] == labels
+    assert ax.images[0].get_cmap().name == "cividis"
+    assert (ax.get_xlabel(), ax.get_ylabel(), ax.get_title()) == (
+        term("predicted_class"),
+        term("actual_class"),
+        term("ordinal_bands"),
+    )
+
+
+def test_normalised_ordinal_confusion_shows_shares_of_each_actual_class():
+    set_language("it")
+    ax = plots.plot_ordinal_confusion([1, 1, 2, 3, 3, 3], [1, 2, 2, 3, 1, 3], [1, 2, 3], normalize=True)
+    by_cell = {(round(t.get_position()[1]), round(t.get_position()[0])): t.get_text() for t in ax.texts}
+    assert [by_cell[2, j] for j in range(3)] == ["0,33", "0,00", "0,67"]  # 1, 0 and 2 of 3
+    assert [by_cell[0, j] for j in range(3)] == ["0,50", "0,50", "0,00"]
+    assert ax.images[0].get_array().max() == 1.0
+
+
+def test_cut_points_plot_marks_each_cut_and_names_each_interval():
+    ax = plots.plot_cut_points([-1.0, 0.5, 2.0])
+    assert tuple(ax.figure.get_size_inches()) == (7.0, 2.8)
+    # span 3: the axis runs 0.6 spans and one unit beyond the outer cuts
+    assert ax.get_xlim() == pytest.approx((-1.0 - 1.8 - 1, 2.0 + 1.8 + 1))
+    lines = ax.get_lines()
+    assert [line.get_xdata()[0] for line in lines] == [-1.0, 0.5, 2.0]
+    assert all(
+        (line.get_color(), line.get_linestyle(), line.get_linewidth()) == ("black", "--", 1.2)
+        for line in lines
+    )
+    texts = {t.get_text(): t for t in ax.texts}
+    assert [t.get_text() for t in ax.texts] == ["θ1", "θ2", "θ3", "1", "2", "3", "4"]
+    assert texts["θ2"].get_position() == (0.5, 1.02)
+    # each class sits in the middle of its interval: bounds -3.8, -1, 0.5, 2, 4.8
+    assert [texts[c].get_position()[0] for c in "1234"] == pytest.approx([-2.4, -0.25, 1.25, 3.4])
+    assert {texts[c].get_position()[1] for c in "1234"} == {0.9}
+    assert ax.get_title() == term("cut_points") and ax.get_xlabel() == term("latent_score")
+    single = plots.plot_cut_points([0.0], labels=["no", "yes"])
+    assert single.get_xlim() == pytest.approx((-2.2, 2.2))  # one cut: a span of 2
+    assert [t.get_text() for t in single.texts] == ["θ1", "no", "yes"]
+
+
+def test_cut_points_plot_of_a_model_draws_the_latent_scores():
+    from beyond_accuracy.ordinal import OrdinalLogisticRegression
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(120, 1))
+    y = np.digitize(X[:, 0] + rng.normal(scale=0.5, size=120), [-0.5, 0.5]) + 1
+    model = OrdinalLogisticRegression().fit(X, y)
+    ax = plots.plot_cut_points(model, X)
+    assert len(ax.patches) == 40  # histogram bars
+    bar = ax.patches[0]
+    assert bar.get_facecolor()[:3] == pytest.approx(plt.matplotlib.colors.to_rgb(plots.PALETTE["sky"]))
+    assert bar.get_edgecolor()[:3] == (1.0, 1.0, 1.0)
+    assert [t.get_text() for t in ax.texts][-3:] == ["1", "2", "3"]  # the model's classes
+    scores = model.latent_score(X)
+    low, high = ax.get_xlim()
+    assert low <= np.percentile(scores, 1) and high >= np.percentile(scores, 99)
+
+
+def _hunt(errors_in_review_order):
+    """A hunt curve typed by hand: errors_in_review_order[i] says if the (i+1)-th example opened is an error."""
+    import pandas as pd
+
+    found = np.cumsum(errors_in_review_order)
+    k = np.arange(1, len(found) + 1)
+    return pd.DataFrame({"k": k, "found": found, "precision": found / k, "recall": found / found[-1]})
+
+
+def test_review_budget_marks_the_first_k_that_reaches_each_target():
+    set_language("it")
+    curve = _hunt([1, 1, 0, 1, 0, 0, 0, 1, 0, 0])  # 4 errors: 50 % at k = 2, 75 % at k = 4, 100 % at k = 8
+    ax = plots.plot_review_budget(curve, targets=(0, 0.5, 0.75, 1.0))
+    markers = ax.get_lines()[2:]
+    assert [(m.get_xdata()[0], m.get_ydata()[0]) for m in markers] == [(0, 0), (2, 0.5), (4, 0.75), (8, 1.0)]
+    assert [m.get_label() for m in markers] == ["0%: k = 0", "50%: k = 2", "75%: k = 4", "100%: k = 8"]
+    assert [m.get_marker() for m in markers] == [plots.series_style(i)["marker"] for i in (1, 2, 3, 4)]
+    assert all(m.get_markeredgecolor() == "black" and m.get_markersize() == 8 for m in markers)
+    assert ax.get_ylim() == (-0.02, 1.02)
+    assert tuple(ax.figure.get_size_inches()) == (5.4, 3.6)
+    random_order = ax.get_lines()[1]
+    assert (list(random_order.get_xdata()), list(random_order.get_ydata())) == ([0, 10], [0, 1])
+    big = _hunt([1] + [0] * 1499)
+    assert ax.figure is not plots.plot_review_budget(big, targets=1.0).figure
+    assert plt.gca().get_lines()[-1].get_label() == "100%: k = 1"
+    assert plots.plot_review_budget(_hunt([0] * 1233 + [1]), targets=1.0).get_lines()[-1].get_label() == (
+        "100%: k = 1.234"
+    )
+
+
+def test_hunt_curves_show_precision_recall_and_the_random_order():
+    curve = _hunt([1, 0, 1, 0, 0, 0, 0, 0])  # 2 errors in 8: a random order finds a quarter
+    ax = plots.plot_hunt_curves(curve)
+    assert [line.get_label() for line in ax.get_lines()] == [
+        term("precision_at_k"),
+        term("recall_at_k"),
+        f"{term('random_order')} (0.250)",
+    ]
+    assert ax.get_ylim() == (-0.02, 1.02)
+    assert (ax.get_xlabel(), ax.get_ylabel()) == (term("examples_reviewed"), term("metric_value"))
+
+
+def test_matrix_titles_wrap_at_36_characters_and_class_names_label_both_axes():
+    ax = plots._draw_matrix(
+        [[1, 2], [3, 4]], [["TP", "FN"], ["FP", "TN"]], ("yes", "no"), title="abcd " * 7 + "abcdefgh"
+    )
+    # 7 words of 4 letters fill 34 characters; one more word would pass 36
+    assert ax.get_title() == "abcd abcd abcd abcd abcd abcd abcd\nabcdefgh"
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["yes", "no"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["yes", "no"]
+    assert {t.get_text() for t in ax.texts if t.get_fontweight() == "bold"} == {"TP\n1", "TN\n4"}
+    assert (
+        plots._draw_matrix(None, [["TN", "FP"], ["FN", "TP"]], ("a", "b"), title="x" * 36).get_title()
+        == "x" * 36
+    )
+    wide = plots._draw_matrix(None, [["TP", "FN"], ["FP", "TN"]], ("a", "b"), title="abcd " * 7 + "ab")
+    assert wide.get_title() == "abcd abcd abcd abcd abcd abcd abcd\nab"  # 37 characters do not fit
+
+
+def test_roc_pr_side_by_side_with_the_positive_label_passed_on():
+    y = np.array(["no", "yes", "no", "yes", "yes"])
+    s = np.array([0.1, 0.8, 0.4, 0.35, 0.9])
+    fig = plots.plot_roc_pr(y, {"m": s}, pos_label="yes")
+    assert tuple(fig.get_size_inches()) == (8.6, 4.2)
+    assert fig.get_layout_engine().__class__.__name__ == "ConstrainedLayoutEngine"
+    roc, pr = fig.axes
+    assert roc.get_xlabel() == term("fpr_axis") and pr.get_xlabel() == term("recall_axis")
+
+
+def test_image_gallery_names_its_arguments_in_errors():
+    images = np.zeros((2, 4))
+    with pytest.raises(ValueError, match="^given must be 1-D"):
+        plots.plot_image_gallery(images, [[0, 1]], [0, 1])
+    with pytest.raises(ValueError, match="^predicted must be 1-D"):
+        plots.plot_image_gallery(images, [0, 1], [[0, 1]])
+
+
+def test_expected_cost_minimum_is_a_large_outlined_triangle():
+    import pandas as pd
+
+    table = pd.DataFrame({"threshold": [0.2, 0.4, 0.6], "cost": [0.5, 0.3, 0.4]})
+    ax = plots.plot_expected_cost(table)
+    best = ax.get_lines()[1]
+    assert (best.get_xdata()[0], best.get_ydata()[0]) == (0.4, 0.3)
+    assert (best.get_marker(), best.get_markersize(), best.get_markeredgecolor()) == ("v", 9, "black")
+    assert best.get_label() == f"{term('minimum')}: {term('threshold')} 0.40"
+
+
+def test_reliability_diagram_bars_sit_side_by_side_in_each_bin():
+    from matplotlib.colors import to_rgba
+
+    from beyond_accuracy.metrics import reliability_table
+
+    y = np.array([0, 0, 1, 1, 0, 1])
+    a = np.array([0.1, 0.2, 0.3, 0.6, 0.7, 0.9])
+    b = np.array([0.2, 0.1, 0.4, 0.8, 0.6, 0.95])
+    fig = plots.plot_reliability_diagram(y, {"a": a, "b": b}, n_bins=2)
+    assert tuple(fig.get_size_inches()) == (4.8, 5.6)
+    ax, ax_n = fig.axes
+    # two bins of width 0.5; two models share 0.8 of each bin: bars 0.2 wide, 0.1 either side of the centre
+    bars = ax_n.patches
+    assert [round(p.get_x() + p.get_width() / 2, 9) for p in bars] == [0.15, 0.65, 0.35, 0.85]
+    assert [p.get_width() for p in bars] == pytest.approx([0.2] * 4)
+    assert [p.get_height() for p in bars] == [3, 3, 3, 3]
+    assert [p.get_hatch() or "" for p in bars] == ["", "", "//", "//"]
+    assert all(p.get_edgecolor() == to_rgba("black") for p in bars)
+    assert ax_n.get_yscale() == "linear"
+    assert (ax_n.get_xlabel(), ax_n.get_ylabel()) == (term("mean_predicted_axis"), term("count"))
+    assert [text.get_text() for text in ax.get_legend().get_texts()] == [
+        term("perfect_calibration"),
+        "a",
+        "b",
+    ]
+    # error bars: the 95 % Wilson interval of each bin
+    table = reliability_table(y, a, n_bins=2)
+    segments = ax.containers[0].lines[2][0].get_segments()
+    assert [s[0][1] for s in segments] == pytest.approx(list(table["ci_lower"]))
+    assert [s[1][1] for s in segments] == pytest.approx(list(table["ci_upper"]))
+    assert ax.containers[0].lines[0].get_markersize() == 4.5
+
+
+def test_reliability_diagram_without_counts_and_its_log_scale():
+    fig = plots.plot_reliability_diagram(
+        [0, 1, 0, 1], {"m": [0.1, 0.4, 0.6, 0.9]}, n_bins=2, show_counts=False
+    )
+    assert tuple(fig.get_size_inches()) == (4.8, 4.4)
+    assert len(fig.axes) == 1 and fig.axes[0].get_xlabel() == term("mean_predicted_axis")
+
+    def scale(n_low, n_high):  # one bin with n_low examples, the other with n_high
+        p = np.r_[np.full(n_low, 0.2), np.full(n_high, 0.8)]
+        y = np.r_[np.zeros(n_low - 1), 1, np.ones(n_high - 1), 0]
+        return plots.plot_reliability_diagram(y, {"m": p}, n_bins=2).axes[1].get_yscale()
+
+    assert scale(1, 51) == "log"  # counts span more than a factor 50
+    assert scale(1, 50) == "linear"
+
+
+def test_roc_and_pr_baselines_markers_and_limits():
+    y, s = PATIENTS["y"], PATIENTS["score"]
+    ax = plots.plot_roc(y, {"m": s, "n": 1 - s})
+    baseline, m, n = ax.get_lines()
+    assert baseline.get_label() == term("random_guess")
+    assert (list(baseline.get_xdata()), list(baseline.get_ydata())) == ([0, 1], [0, 1])
+    assert (m.get_marker(), n.get_marker()) == ("o", "s")
+    assert ax.get_ylim() == (-0.02, 1.02)
+    pr = plots.plot_pr(y, {"m": s})
+    assert pr.get_ylim() == (-0.02, 1.05)
+    assert pr.get_legend()._loc == 3  # lower left, away from the curve's start at the top left
+    assert pr.get_lines()[1].get_marker() == "o"
+
+
+def test_score_strip_markers_and_no_horizontal_grid():
+    ax = plots.plot_scores(PATIENTS["y"], PATIENTS["score"], thresholds=(0.3, 0.6))
+    positives, negatives = ax.collections
+    assert list(positives.get_sizes()) == [60] and list(negatives.get_sizes()) == [55]
+    assert not any(line.get_visible() for line in ax.get_ygridlines())
+    assert all(line.get_visible() for line in ax.get_xgridlines())  # the score axis keeps its grid
+    assert [line.get_linestyle() for line in ax.get_lines()] == ["--", "-."]
+    assert [t.get_text() for t in ax.texts] == [f"{term('threshold')} 0.30", f"{term('threshold')} 0.60"]
+    assert tuple(ax.figure.get_size_inches()) == (7.6, 2.6)
+
+
+def test_threshold_sweep_labels_and_styles_each_column():
+    set_language("fi")
+    table = threshold_table(PATIENTS["y"], PATIENTS["score"], [0.2, 0.5, 0.8])
+    ax = plots.plot_threshold_sweep(table, columns=("precision", "recall", "specificity", "f1"))
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == [term("precision"), term("recall"), term("specificity"), "F1"]
+    assert [line.get_linestyle() for line in ax.get_lines()] == ["-", "--", "-.", ":"]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == (term("threshold"), term("metric_value"))
+
+
+def test_reliability_bars_of_many_models_keep_their_series_colour_and_hatch():
+    from matplotlib.colors import to_rgba
+
+    y = np.array([0, 1, 0, 1])
+    probs = {f"m{i}": np.array([0.1, 0.3, 0.6, 0.9]) for i in range(5)}
+    ax_n = plots.plot_reliability_diagram(y, probs, n_bins=2).axes[1]
+    bars = ax_n.patches  # two bins per model
+    assert [bars[2 * i].get_facecolor() for i in range(5)] == [
+        to_rgba(plots.series_style(i)["color"]) for i in range(5)
+    ]
+    assert [bars[2 * i].get_hatch() or "" for i in range(5)] == ["", "//", "..", "xx", ""]
