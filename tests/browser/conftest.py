@@ -114,3 +114,12 @@ def open_page(browser, served_site):
         return browser
 
     return go
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say in one line, at the end of the run, that the browser tests did not run and why."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if NO_BROWSER in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"NOTE: {len(skipped)} browser tests were SKIPPED: {NO_BROWSER}", yellow=True, bold=True
+        )

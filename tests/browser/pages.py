@@ -29,12 +29,15 @@ def console_errors(browser) -> list[str]:
 
 def site_pages(site: Path, lang: str) -> list[str]:
     """Every reader-facing HTML page of a language, as site-relative paths (lang/...); the slides
-    (reveal.js decks) and Sphinx's generated index are not the book's pages."""
+    (reveal.js decks), Sphinx's generated index and the redirect at <lang>/index.html are not the
+    book's pages."""
     root = site / lang
     pages = []
     for path in sorted(root.rglob("*.html")):
         rel = path.relative_to(root).as_posix()
         if rel.startswith(("_", "slides/")) or rel == "genindex.html":
+            continue
+        if 'http-equiv="refresh"' in path.read_text(encoding="utf-8")[:2000].lower():
             continue
         pages.append(f"{lang}/{rel}")
     return pages
