@@ -241,19 +241,6 @@ def test_axe_finds_nothing_serious(open_page, lang, kind):
     assert not violations, [(v["id"], v["impact"], v["count"], v["nodes"][:3]) for v in violations]
 
 
-@pytest.mark.parametrize("lang", ["en", "fi"])
-def test_axe_on_every_chapter(open_page, site_root, lang):
-    """The chapters hold the exercises, solutions and output tables: every one of them is clean."""
-    found = {}
-    for path in site_pages(site_root, lang):
-        if f"/chapters/{lang}/0" in path:
-            bad = [(v["id"], v["count"]) for v in axe_violations(open_page(path), impacts=None)
-                   if v["impact"] in ("serious", "critical") or v["id"] in NAMED_RULES]
-            if bad:
-                found[path] = bad
-    assert not found, found
-
-
 def test_the_language_landing_page(open_page):
     browser = open_page("index.html")
     assert console_errors(browser) == []
