@@ -13,6 +13,17 @@ def test_empty_index_header_cells_become_cells_only_in_the_table_head():
     assert "<tbody><tr><th>model</th><td>1</td></tr><tr><th></th></tr></tbody>" in out
 
 
+def test_a_blank_corner_makes_the_first_column_row_headers():
+    body = (
+        '<table class="table"><thead><tr class="row-odd"><th class="head"><p></p></th>'
+        '<th class="head"><p>ECE</p></th></tr></thead><tbody>'
+        '<tr class="row-even"><td><p>Platt</p></td><td><p>0.1</p></td></tr></tbody></table>'
+    )
+    out = rs.empty_headers_to_cells(body)
+    assert '<thead><tr class="row-odd"><td class="head"></td><th class="head"><p>ECE</p></th>' in out
+    assert '<tr class="row-even"><th scope="row"><p>Platt</p></th><td><p>0.1</p></td></tr>' in out
+
+
 def test_repeated_ids_get_a_suffix_and_the_first_keeps_its_id():
     out = rs.unique_ids('<div id="ex"><p id="a"></p></div><div id="ex"></div><span id="ex">')
     assert out == '<div id="ex"><p id="a"></p></div><div id="ex-2"></div><span id="ex-3">'

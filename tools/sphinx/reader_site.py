@@ -55,14 +55,36 @@ def _dropped(asset) -> bool:
     return name.split("?")[0].endswith(DROPPED_ASSETS) or "THEBE_JS_URL" in body
 
 
-_EMPTY_TH = re.compile(r"<th(\s[^>]*)?>(\s|&nbsp;)*</th>")
+_EMPTY_TH = re.compile(r"<th(\s[^>]*)?>(\s|&nbsp;|<p>\s*</p>)*</th>")
+_TABLE = re.compile(r"<table\b.*?</table>", re.S)
 _THEAD = re.compile(r"<thead>.*?</thead>", re.S)
+_FIRST_TD = re.compile(r"(<tr\b[^>]*>\s*)<td\b([^>]*)>(.*?)</td>", re.S)
 _IMG = re.compile(r'(<a\b[^>]*>\s*)?(<img\b[^>]*\bsrc="([^"]+)"[^>]*>)', re.S)
 
 
 def empty_headers_to_cells(body: str) -> str:
-    """<th></th> in a table head (pandas' index column) has no name for a screen reader."""
-    return _THEAD.sub(lambda m: _EMPTY_TH.sub(lambda t: f"<td{t.group(1) or ''}></td>", m.group(0)), body)
+    """A table whose head starts with an empty <th> (pandas' index column, a Markdown table with a
+    blank corner) labels its rows with its first column: the empty header cell has no name for a
+    screen reader, so it becomes a <td>, and the first cell of each body row a row header."""
+
+    def table(m):
+        text = m.group(0)
+        head = _THEAD.search(text)
+        if not head:
+            return text
+        first = re.search(r"<t[hd]\b", head.group(0))
+        corner_empty = first and _EMPTY_TH.match(head.group(0), first.start())
+        new_head = _EMPTY_TH.sub(lambda t: f"<td{t.group(1) or ''}></td>", head.group(0))
+        text = text[: head.start()] + new_head + text[head.end() :]
+        if corner_empty:
+            start = text.find("<tbody")
+            if start >= 0:
+                text = text[:start] + _FIRST_TD.sub(
+                    lambda r: f'{r.group(1)}<th scope="row"{r.group(2)}>{r.group(3)}</th>', text[start:]
+                )
+        return text
+
+    return _TABLE.sub(table, body)
 
 
 def zoomable_images(body: str) -> str:
