@@ -14,16 +14,15 @@ import functools
 import http.server
 import json
 import sys
-import threading
 import tempfile
+import threading
 import time
 from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from conftest import make_driver  # noqa: E402
-from pages import (  # noqa: E402
+from pages import (
     PAGE_TYPES,
     axe_violations,
     console_errors,
@@ -32,6 +31,8 @@ from pages import (  # noqa: E402
     settle,
     site_pages,
 )
+
+from conftest import make_driver
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
@@ -44,7 +45,9 @@ def folder_size(path: Path, pattern: str = "*") -> int:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("site", nargs="?", default="_build/site")
     parser.add_argument("--lang", action="append")
     parser.add_argument("--no-axe", action="store_true", help="skip axe-core (the slowest part)")
@@ -74,8 +77,13 @@ def main(argv=None) -> int:
             for kind, pattern in PAGE_TYPES.items():
                 path = f"{lang}/{pattern.format(lang=lang)}"
                 if kind == "search":
-                    path += "?q=" + {"en": "precision", "it": "precisione", "es": "precisión",
-                                     "pt": "precisão", "fi": "tarkkuus"}.get(lang, "precision")
+                    path += "?q=" + {
+                        "en": "precision",
+                        "it": "precisione",
+                        "es": "precisión",
+                        "pt": "precisão",
+                        "fi": "tarkkuus",
+                    }.get(lang, "precision")
                 load(path)
                 time.sleep(0.3)
                 out["console"][f"{lang}/{kind}"] = console_errors(driver)
@@ -90,7 +98,10 @@ def main(argv=None) -> int:
                 driver.set_window_size(1366, 900)
                 total, items = page_weight(driver, base + path)
                 out["weight"][path] = {"total": total, "items": sorted(items, key=lambda i: -i["size"])[:12]}
-            out["sizes"][lang] = {"folder": folder_size(site / lang), "maps": folder_size(site / lang, "*.map")}
+            out["sizes"][lang] = {
+                "folder": folder_size(site / lang),
+                "maps": folder_size(site / lang, "*.map"),
+            }
             if args.json:
                 Path(args.json).write_text(json.dumps(out, indent=1, ensure_ascii=False), encoding="utf-8")
             print(f"{lang} measured", file=sys.stderr, flush=True)
@@ -100,7 +111,10 @@ def main(argv=None) -> int:
 
     print("axe-core serious/critical violations (nodes) per page:")
     for key, vs in out["axe"].items():
-        print(f"  {key:22} {sum(v['count'] for v in vs):4d}  " + ", ".join(f"{v['id']}×{v['count']}" for v in vs))
+        print(
+            f"  {key:22} {sum(v['count'] for v in vs):4d}  "
+            + ", ".join(f"{v['id']}×{v['count']}" for v in vs)
+        )
     print("console errors per page:")
     for key, errs in out["console"].items():
         print(f"  {key:22} {len(errs):3d}  " + " | ".join(e[:90] for e in errs[:3]))

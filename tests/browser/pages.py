@@ -142,4 +142,3 @@ def page_weight(browser, url: str) -> tuple[int, list[dict]]:
     finally:
         browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
     return sum(i["size"] for i in items), items
-

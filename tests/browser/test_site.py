@@ -35,6 +35,7 @@ def _console_by_cause(browser) -> tuple[list[str], list[str]]:
     widget = [e for e in errors if any(url in e for url in CDN_WIDGET_URLS)]
     return [e for e in errors if e not in widget], widget
 
+
 _SWITCHER = """
 const nav = document.querySelector('.ba-language-switcher');
 if (!nav) return null;
@@ -70,7 +71,9 @@ def _check_switcher(browser, served_site, path, lang) -> list[str]:
     problems = []
     expected = {other: served_site + _page_for(path, lang, other) for other in LANGS if other != lang}
     if info["current"] != lang or dict(info["links"]) != expected:
-        problems.append(f"{path}: switcher links {info['links']} (current {info['current']}), expected {expected}")
+        problems.append(
+            f"{path}: switcher links {info['links']} (current {info['current']}), expected {expected}"
+        )
     if not info["visible"] or info["covered"] or info["overlapping"]:
         problems.append(f"{path}: switcher covered by {info['covered']} / overlapping {info['overlapping']}")
     return problems
@@ -112,8 +115,11 @@ def test_no_console_errors_on_any_page(open_page, site_root, lang):
     assert not errors, errors
 
 
-@pytest.mark.xfail(strict=True, reason="the ipywidgets explorers of labs 3 and 4 load require.js from a CDN "
-                   "(issue 14, item 1 replaces them); strict: passing means this mark must go")
+@pytest.mark.xfail(
+    strict=True,
+    reason="the ipywidgets explorers of labs 3 and 4 load require.js from a CDN "
+    "(issue 14, item 1 replaces them); strict: passing means this mark must go",
+)
 def test_no_page_needs_the_network_for_widgets(open_page, site_root):
     pages = [p for lang in LANGS for p in site_pages(site_root, lang) if "/labs/" in p]
     needing = [p for p in pages if _console_by_cause(open_page(p))[1]]
@@ -178,8 +184,10 @@ def _click_visible(browser, selector):
 @pytest.mark.parametrize("lang", ["en", "fi"])
 def test_sidebars_open_on_narrow_screens(open_page, lang, width):
     browser = open_page(f"{lang}/" + PAGE_TYPES["chapter"].format(lang=lang), width=width)
-    for toggle, dialog in ((".primary-toggle", "#pst-primary-sidebar-modal"),
-                           (".secondary-toggle", "#pst-secondary-sidebar-modal")):
+    for toggle, dialog in (
+        (".primary-toggle", "#pst-primary-sidebar-modal"),
+        (".secondary-toggle", "#pst-secondary-sidebar-modal"),
+    ):
         state = browser.execute_script(_TOGGLE, toggle)
         assert state and state["onScreen"], f"{toggle} at {width} px: {state}"
         if width < 500:
@@ -188,7 +196,9 @@ def test_sidebars_open_on_narrow_screens(open_page, lang, width):
         assert wait_for(browser, f"return document.querySelector('{dialog}').open"), f"{dialog} did not open"
         assert browser.execute_script(_VISIBLE_LINKS, dialog) >= 5, f"{dialog} shows no links"
         browser.find_element(By.CSS_SELECTOR, dialog).send_keys(Keys.ESCAPE)
-        assert wait_for(browser, f"return !document.querySelector('{dialog}').open"), f"{dialog} did not close"
+        assert wait_for(browser, f"return !document.querySelector('{dialog}').open"), (
+            f"{dialog} did not close"
+        )
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])
@@ -220,8 +230,13 @@ def test_in_page_links_land_below_the_sticky_header(open_page, lang):
     assert heading_top >= header_bottom - 1, (heading_top, header_bottom)
 
 
-NAMED_RULES = {"empty-table-header", "duplicate-id", "duplicate-id-active", "duplicate-id-aria",
-               "label-content-name-mismatch"}
+NAMED_RULES = {
+    "empty-table-header",
+    "duplicate-id",
+    "duplicate-id-active",
+    "duplicate-id-aria",
+    "label-content-name-mismatch",
+}
 
 
 def _type_path(kind: str, lang: str) -> str:
@@ -235,7 +250,8 @@ def test_axe_finds_nothing_serious(open_page, lang, kind):
     """No serious or critical violation, nor one of the rules issue 14 named whatever axe-core's
     impact for them (duplicate ids in exercises, pandas' empty index header)."""
     violations = [
-        v for v in axe_violations(open_page(_type_path(kind, lang)), impacts=None)
+        v
+        for v in axe_violations(open_page(_type_path(kind, lang)), impacts=None)
         if v["impact"] in ("serious", "critical") or v["id"] in NAMED_RULES
     ]
     assert not violations, [(v["id"], v["impact"], v["count"], v["nodes"][:3]) for v in violations]
