@@ -243,6 +243,7 @@ def build(
         shutil.copytree(lang_root / lang / "_build" / "html", site / lang)
         finish_language_site(site / lang, lang, publish)
     (site / "index.html").write_text(landing_page(student), encoding="utf-8")
+    shutil.copy2(ROOT / "tools" / "sphinx" / "static" / "favicon.svg", site / "favicon.svg")
     print(f"site: {site / 'index.html'}")
     return 0
 

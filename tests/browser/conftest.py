@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from pages import settle
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -30,6 +31,7 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if Path(item.path).parent == here:
             item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.slow)
 
 
 def _require_browser():
@@ -46,9 +48,11 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def served_site(site):
-    """The reader's site on http://127.0.0.1:<port>/ (a thread of this process)."""
-    handler = functools.partial(_QuietHandler, directory=str(site))
+def served_site(request):
+    """The reader's site on http://127.0.0.1:<port>/ (a thread of this process): the `site` fixture's
+    build, or an already built site given as BA_SITE=_build/site (to iterate on the browser tests)."""
+    root = os.environ.get("BA_SITE") or request.getfixturevalue("site")
+    handler = functools.partial(_QuietHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -56,10 +60,8 @@ def served_site(site):
     server.shutdown()
 
 
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory):
-    """One headless Chromium per worker, with no network but 127.0.0.1 and the console log kept."""
-    _require_browser()
+def make_driver(profile: Path):
+    """A headless Chromium with no network but 127.0.0.1 and the console log kept."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -76,25 +78,48 @@ def browser(tmp_path_factory):
         "--disable-component-update",
         "--disable-sync",
         "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-        f"--user-data-dir={tmp_path_factory.mktemp('chromium')}",
+        f"--user-data-dir={profile}",
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+@pytest.fixture(scope="session")
+def browser(tmp_path_factory):
+    """One headless Chromium per worker, with no network but 127.0.0.1 and the console log kept."""
+    _require_browser()
+    driver = make_driver(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 
 
 @pytest.fixture(scope="session")
+def site_root(served_site, request) -> Path:
+    """The folder served by served_site."""
+    return Path(os.environ.get("BA_SITE") or request.getfixturevalue("site")).resolve()
+
+
+@pytest.fixture(scope="session")
 def open_page(browser, served_site):
     """``open_page("it/chapters/it/01-confusion-matrix.html", width=390)`` loads a page of the
-    served site in a window of that width (height 844 below 500 px, else 900) and returns the
-    driver, with the console log read so far cleared."""
+    served site in a window of that width (height 844 below 500 px, else 900), waits for MathJax
+    and the fonts, and returns the driver; the console log holds what this page logged."""
 
     def go(path: str, width: int = 1366, height: int | None = None):
         browser.set_window_size(width, height or (844 if width < 500 else 900))
-        browser.get(served_site + path.lstrip("/"))
         browser.get_log("browser")  # what earlier pages logged is theirs, not this page's
+        browser.get(served_site + path.lstrip("/"))
+        settle(browser)
         return browser
 
     return go
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say in one line, at the end of the run, that the browser tests did not run and why."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if NO_BROWSER in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"NOTE: {len(skipped)} browser tests were SKIPPED: {NO_BROWSER}", yellow=True, bold=True
+        )

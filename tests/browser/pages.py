@@ -1,6 +1,144 @@
-"""Helpers of the browser tests (import as `from pages import console_errors`)."""
+"""Helpers of the browser tests (import as `from pages import console_errors`).
+
+Also used by tools/site_audit.py, which measures the same things on a built site and prints them.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+VENDOR = Path(__file__).parent / "vendor"
+AXE_JS = VENDOR / "axe.min.js"  # axe-core 4.10.3 from the npm registry (MPL-2.0, vendor/axe-core.LICENSE)
+
+# One page of each type per language, as paths inside the language's folder (lang substituted).
+PAGE_TYPES = {
+    "landing": "chapters/{lang}/index.html",
+    "chapter": "chapters/{lang}/01-confusion-matrix.html",
+    "lab": "labs/{lang}/03-trust-lab.html",
+    "glossary": "chapters/{lang}/glossary.html",
+    "references": "chapters/{lang}/references.html",
+    "search": "search.html",
+}
 
 
 def console_errors(browser) -> list[str]:
     """The SEVERE entries of the console since the last call (page errors, failed requests)."""
     return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def site_pages(site: Path, lang: str) -> list[str]:
+    """Every reader-facing HTML page of a language, as site-relative paths (lang/...); the slides
+    (reveal.js decks), Sphinx's generated index and the redirect at <lang>/index.html are not the
+    book's pages."""
+    root = site / lang
+    pages = []
+    for path in sorted(root.rglob("*.html")):
+        rel = path.relative_to(root).as_posix()
+        if rel.startswith(("_", "slides/")) or rel == "genindex.html":
+            continue
+        if 'http-equiv="refresh"' in path.read_text(encoding="utf-8")[:2000].lower():
+            continue
+        pages.append(f"{lang}/{rel}")
+    return pages
+
+
+def wait_for(browser, script: str, timeout: float = 5.0, interval: float = 0.05):
+    """Poll a JavaScript expression (``return ...``) until it is truthy; returns its last value."""
+    end = time.monotonic() + timeout
+    value = browser.execute_script(script)
+    while not value and time.monotonic() < end:
+        time.sleep(interval)
+        value = browser.execute_script(script)
+    return value
+
+
+def settle(browser, timeout: float = 10.0) -> None:
+    """Wait until MathJax (when the page has it) has typeset and the fonts are loaded."""
+    browser.set_script_timeout(timeout)
+    browser.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const mj = window.MathJax && MathJax.startup && MathJax.startup.promise;"
+        "Promise.all([mj || null, document.fonts ? document.fonts.ready : null])"
+        ".then(() => done(true), () => done(false));"
+    )
+
+
+_AXE_RUN = """
+const done = arguments[arguments.length - 1];
+// every rule of axe-core up to WCAG AA, the experimental and best-practice ones too
+// (label-content-name-mismatch is experimental); the AAA rules (enhanced contrast) are not the target
+const rules = Object.fromEntries(axe.getRules().map(r => [r.ruleId, {enabled: !r.tags.some(t => /aaa$/.test(t))}]));
+axe.run(document, {resultTypes: ['violations'], rules}).then(r => done(r.violations.map(v => ({
+  id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
+  nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))
+})))).catch(e => done('axe failed: ' + e));
+"""
+
+
+def axe_violations(browser, impacts=("serious", "critical")) -> list[dict]:
+    """axe-core's violations on the current page with one of these impacts (all when None)."""
+    if not browser.execute_script("return typeof axe !== 'undefined';"):
+        browser.execute_script(AXE_JS.read_text(encoding="utf-8"))
+    browser.set_script_timeout(300)
+    result = browser.execute_async_script(_AXE_RUN)
+    if isinstance(result, str):
+        raise RuntimeError(result)
+    return [v for v in result if impacts is None or v["impact"] in impacts]
+
+
+_OVERFLOW = """
+const width = document.documentElement.clientWidth;
+const out = [];
+if (document.documentElement.scrollWidth <= width) return {width, scroll: document.documentElement.scrollWidth, offenders: []};
+for (const el of document.body.querySelectorAll('*')) {
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 || r.right <= width + 1) continue;
+  // inside a box that scrolls or clips horizontally, it does not widen the page
+  let clipped = false;
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const ox = getComputedStyle(p).overflowX;
+    if (ox !== 'visible') { if (p.getBoundingClientRect().right <= width + 1) { clipped = true; } break; }
+  }
+  if (clipped) continue;
+  const s = getComputedStyle(el);
+  if (s.position === 'fixed' || s.visibility === 'hidden') continue;
+  if (![...el.children].some(c => c.getBoundingClientRect().right > width + 1)) {
+    out.push((el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+      (el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\\s+/).join('.') : '')) +
+      ' right=' + Math.round(r.right) + ' "' + (el.textContent || '').trim().slice(0, 40) + '"');
+  }
+  if (out.length >= 8) break;
+}
+return {width, scroll: document.documentElement.scrollWidth, offenders: out};
+"""
+
+
+def horizontal_overflow(browser) -> dict:
+    """{width, scroll, offenders}: the page is wider than the window when scroll > width; offenders
+    are the innermost elements sticking out (up to 8)."""
+    return browser.execute_script(_OVERFLOW)
+
+
+_WEIGHT = """
+const nav = performance.getEntriesByType('navigation')[0];
+const res = performance.getEntriesByType('resource');
+const items = [{name: location.pathname, size: nav ? nav.encodedBodySize : 0}].concat(
+  res.map(r => ({name: r.name, size: r.encodedBodySize})));
+return items;
+"""
+
+
+def page_weight(browser, url: str) -> tuple[int, list[dict]]:
+    """Bytes a page loads with an empty cache (the document and every resource, as served: the
+    test server does not compress), with the list of resources."""
+    browser.execute_cdp_cmd("Network.enable", {})
+    browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
+    try:
+        browser.get(url)
+        settle(browser)
+        time.sleep(0.5)
+        items = browser.execute_script(_WEIGHT)
+    finally:
+        browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
+    return sum(i["size"] for i in items), items
