@@ -115,11 +115,6 @@ def test_no_console_errors_on_any_page(open_page, site_root, lang):
     assert not errors, errors
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the ipywidgets explorers of labs 3 and 4 load require.js from a CDN "
-    "(issue 14, item 1 replaces them); strict: passing means this mark must go",
-)
 def test_no_page_needs_the_network_for_widgets(open_page, site_root):
     pages = [p for lang in LANGS for p in site_pages(site_root, lang) if "/labs/" in p]
     needing = [p for p in pages if _console_by_cause(open_page(p))[1]]
