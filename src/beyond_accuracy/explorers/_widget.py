@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
-import numbers
 from functools import cache
 from importlib import resources
 
@@ -69,15 +67,6 @@ def rounded(values, digits: int = 6) -> list:
 def _clean(x: float):
     """-0.0 as 0.0, and whole floats kept as floats (JSON 1.0 is 1.0)."""
     return 0.0 if x == 0 else x
-
-
-def number(value, name: str, low=None, high=None) -> float:
-    """A finite real number within [low, high] (ValueError naming ``name`` otherwise)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    if (low is not None and value < low) or (high is not None and value > high):
-        raise ValueError(f"{name} must lie in [{low}, {high}], got {value!r}")
-    return float(value)
 
 
 def labels(keys, lang: str) -> dict[str, str]:

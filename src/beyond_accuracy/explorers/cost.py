@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validation as v
+from .._validation import number
 from ..language import fmt, term
 from ..metrics import cost_threshold, expected_cost_by_threshold, threshold_table
-from ._widget import BrowserWidget, labels, number, rounded
+from ._widget import BrowserWidget, labels, rounded
 
 _LABELS = (
     "cost_false_alarm", "cost_miss", "tau_star", "ex_cheapest_threshold", "ex_cheapest_cost", "threshold",

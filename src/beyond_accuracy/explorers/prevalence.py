@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from .._validation import number
 from ..language import fmt, term
-from ._widget import BrowserWidget, labels, number
+from ._widget import BrowserWidget, labels
 
 _LABELS = (
     "sensitivity", "specificity", "prevalence", "ppv", "npv", "false_alarms_per_true_case",

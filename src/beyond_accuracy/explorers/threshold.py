@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validation as v
+from .._validation import number
 from ..language import fmt, term
 from ..metrics import threshold_table
-from ._widget import BrowserWidget, labels, number, rounded
+from ._widget import BrowserWidget, labels, rounded
 
 _LABELS = (
     "threshold", "actual_class", "predicted_class", "precision", "recall", "f1", "f2_score", "mcc",
