@@ -182,7 +182,12 @@ def test_explorer_summary_by_hand_and_counts_changed_decisions():
     y = np.array([1, 0, 1, 0, 1, 0])
     raw = np.array([0.9, 0.6, 0.4, 0.2, 0.5, 0.1])
     calibrated = np.array([0.8, 0.45, 0.55, 0.2, 0.49, 0.35])
-    probs = {("A", "none"): raw, ("A", "temperature"): calibrated, ("B", "none"): raw}
+    probs = {
+        ("A", "none"): raw,
+        ("A", "temperature"): calibrated,
+        ("B", "none"): raw,
+        ("B", "temperature"): raw,
+    }
     s = CalibrationExplorer(y, probs).summary("A", "temperature")
     # squared gaps 0.04, 0.2025, 0.2025, 0.04, 0.2601, 0.1225
     assert s["brier"] == pytest.approx(0.8676 / 6)

@@ -1,6 +1,6 @@
 """The explorers' Python side: bundles, the Sphinx extension's files, the exported data, validation.
 
-What the browser shows is tested in tests/browser/test_explorers.py (headless Chromium)."""
+What the browser shows is tested in tests/browser/test_explorers_ch1_2.py and test_explorers_ch3_5.py (headless Chromium)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ from tools.project import languages
 
 LANGS = languages()
 # A word each language's search finds (the index stems it): the page's own word for precision.
-SEARCH_TERMS = {"en": "precision", "it": "precisione", "es": "precisión", "pt": "precisão", "fi": "tarkkuus"}
+SEARCH_TERMS = {"en": "precision", "it": "precisione", "es": "precisión", "pt": "precisão", "fi": "täsmällisyys"}
 # The ipywidgets explorers of labs 3 and 4 load require.js and the widget manager from a CDN (myst-nb's
 # embed); issue 14, item 1, replaces them with kernel-free explorers served with the site.
 CDN_WIDGET_URLS = ("cdnjs.cloudflare.com/ajax/libs/require.js", "cdn.jsdelivr.net/npm/@jupyter-widgets/")

@@ -19,8 +19,9 @@ PHONE = 390
 
 
 def shown(text: str) -> str:
-    """A definition's text as the page shows it (`code` spans become code elements)."""
-    return text.replace("`", "")
+    """A definition's text as the page shows it (`code` spans become code elements), with no-break
+    spaces as spaces, since selenium's element text turns them into spaces."""
+    return text.replace("`", "").replace("\u00a0", " ").replace("\u202f", " ")
 
 
 def feedback_of(fieldset):
