@@ -23,9 +23,14 @@ from tools.project import languages
 
 LANGS = languages()
 # A word each language's search finds (the index stems it): the page's own word for precision.
-SEARCH_TERMS = {"en": "precision", "it": "precisione", "es": "precisión", "pt": "precisão", "fi": "täsmällisyys"}
-# The ipywidgets explorers of labs 3 and 4 load require.js and the widget manager from a CDN (myst-nb's
-# embed); issue 14, item 1, replaces them with kernel-free explorers served with the site.
+SEARCH_TERMS = {
+    "en": "precision",
+    "it": "precisione",
+    "es": "precisión",
+    "pt": "precisão",
+    "fi": "täsmällisyys",
+}
+# What myst-nb's ipywidgets embed loads from a CDN; no page may (the labs' explorers are kernel-free).
 CDN_WIDGET_URLS = ("cdnjs.cloudflare.com/ajax/libs/require.js", "cdn.jsdelivr.net/npm/@jupyter-widgets/")
 
 
