@@ -16,7 +16,7 @@ import pytest
 from beyond_accuracy import set_language
 from beyond_accuracy.datasets import twenty_patients
 from beyond_accuracy.explorers import BrowserWidget, ThresholdExplorer, esm, loader, modules
-from beyond_accuracy.explorers._widget import _js
+from beyond_accuracy.explorers._widget import _js, rounded_keeping_sides
 from beyond_accuracy.language import _NUMBER_STYLE, LANGUAGES
 from beyond_accuracy.metrics import threshold_table
 
@@ -338,14 +338,18 @@ def calibration_data(n=171, seed=0):
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_calibration_export_carries_every_probability_exactly_and_localised_words(lang):
+def test_calibration_export_keeps_every_probabilitys_bin_and_decision_and_localised_words(lang):
     set_language(lang)
     y, probs = calibration_data()
     w = CalibrationExplorer(y, probs)
     data = json.loads(json.dumps(w.export()))["data"]  # what the page receives
     assert data["y"] == "".join(map(str, y))
     for (model, calibrator), p in probs.items():
-        assert np.array_equal(np.array(data["probs"][model][calibrator]), p)  # no rounding: same bins
+        exported = np.array(data["probs"][model][calibrator])
+        assert np.abs(exported - p).max() <= 1e-6  # 6 decimals, or one step towards its side
+        for n in range(1, 31):  # the same bin for every number of bins the slider offers
+            assert np.array_equal(bin_ids(exported, n), bin_ids(p, n))
+        assert np.array_equal(exported >= 0.5, p >= 0.5)  # the same decisions
     assert [data["labels"][f"name:{m}"] for m in data["models"]] == [
         term_of(k, lang) for k in ("model_naive_bayes", "model_logistic_regression")
     ]
@@ -356,6 +360,45 @@ def test_calibration_export_carries_every_probability_exactly_and_localised_word
     assert f"ECE {fmt_(s['ece'], 3, lang)}" in w.text_summary()
     assert w.text_summary() in w.to_html()
     assert len(w.to_html().encode()) < 60_000  # 171 examples × 6 arrays: a chapter's share of ~100 kB
+
+
+def bin_ids(p, n):
+    """The equal-width bin of each probability, written out independently of the package:
+    [i/n, (i+1)/n) with 1.0 in the last bin."""
+    edges = np.linspace(0, 1, n + 1)
+    return np.array([min(sum(1 for e in edges[1:-1] if e <= x), n - 1) for x in p])
+
+
+def test_rounded_export_is_the_same_when_only_the_last_bits_differ():
+    """The chapter 1 biopsies' out-of-fold scores once differed in their last bits between two
+    machines, and the full repr then changed the stored output; the rounded export does not."""
+    rng = np.random.default_rng(3)
+    scores = np.concatenate([rng.uniform(size=2000), [1 - 4e-10, 0.3, 0.5 - 2e-7, 0.5 + 2e-7, 1 / 3]])
+    grid = np.round(np.arange(0, 1.005, 0.01), 12)
+    noisy = scores * (1 + rng.choice([-1, 1], size=scores.size) * 2.2e-16)
+    noisy[-4] = 0.3  # a score on a slider position: noise there changes the decision itself
+    a, b = rounded_keeping_sides(scores, grid), rounded_keeping_sides(noisy, grid)
+    assert a == b
+    assert a[-5:-1] == [0.999999, 0.3, 0.499999, 0.500001]  # towards its side; a point stays
+    assert a[-1] == round(1 / 3, 6)  # between 0.33 and 0.34: rounded as any value
+    assert all(len(repr(x)) <= 8 for x in a[:-1])
+
+
+def test_rounded_export_keeps_each_value_on_its_side_of_every_point():
+    rng = np.random.default_rng(4)
+    points = np.unique(np.concatenate([np.linspace(0, 1, n + 1) for n in range(1, 31)]))
+    values = np.concatenate([rng.uniform(size=3000), points, points + 3e-7, points - 3e-7])
+    values = values[(values >= 0) & (values <= 1)]
+    out = np.array(rounded_keeping_sides(values, points))
+    for side in ("left", "right"):
+        assert np.array_equal(np.searchsorted(points, out, side), np.searchsorted(points, values, side))
+    assert np.abs(out - values).max() <= 1e-6
+
+
+@pytest.mark.parametrize("bad", [[[0.1, 0.2]], [0.1, np.nan], [np.inf]])
+def test_rounded_export_refuses_what_is_not_a_list_of_finite_numbers(bad):
+    with pytest.raises(ValueError, match="1-D sequence of finite numbers"):
+        rounded_keeping_sides(bad, [0.5])
 
 
 def term_of(key, lang):

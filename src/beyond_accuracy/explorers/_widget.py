@@ -50,6 +50,44 @@ def loader() -> str:
     return _js("loader")
 
 
+def rounded_keeping_sides(values, points, digits: int = 6) -> list:
+    """A 1-D array of floats as a JSON-ready list, each rounded to ``digits`` decimals but kept on
+    its side of every number in ``points`` (below it, equal to it or above it): a decision at any
+    of those points (a slider's threshold, a bin edge) is the same for the exported value as for
+    the value itself. A value that rounding would carry across a point is rounded towards its
+    own side instead; one that no rounding to ``digits``, ``digits + 3`` or ``digits + 6``
+    decimals keeps in place (a value equal to 1/3, an edge) is exported in full.
+
+    Unlike the full ``repr``, the export does not carry the last bits of a model's arithmetic,
+    which differ between machines (BLAS kernels), so a stored notebook output stays the same."""
+    arr = np.asarray(values, dtype=float)
+    if arr.ndim != 1 or not np.isfinite(arr).all():
+        raise ValueError("expected a 1-D sequence of finite numbers")
+    points = np.unique(np.asarray(points, dtype=float))
+
+    def cells(x):  # equal cells: the same side of every point (left != right: on a point)
+        return np.searchsorted(points, x, side="left"), np.searchsorted(points, x, side="right")
+
+    left, right = cells(arr)
+    out = arr.copy()
+    todo = np.ones(arr.shape, dtype=bool)
+    for d in (digits, digits + 3, digits + 6):
+        scale = 10.0**d
+        near = np.round(arr[todo], d)
+        l_near, r_near = cells(near)
+        moved = (l_near != left[todo]) | (r_near != right[todo])
+        towards = np.where(near > arr[todo], np.floor(arr[todo] * scale), np.ceil(arr[todo] * scale))
+        candidate = np.where(moved, np.round(towards / scale, d), near)
+        l_c, r_c = cells(candidate)
+        kept = (l_c == left[todo]) & (r_c == right[todo])
+        index = np.flatnonzero(todo)
+        out[index[kept]] = candidate[kept]
+        todo[index[kept]] = False
+        if not todo.any():
+            break
+    return [_clean(x) for x in out.tolist()]
+
+
 def rounded(values, digits: int = 6) -> list:
     """A 1-D sequence of numbers as a JSON-ready list rounded to ``digits`` decimals (ints stay ints)."""
     arr = np.asarray(values)

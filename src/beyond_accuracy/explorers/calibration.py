@@ -14,7 +14,7 @@ from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
 from .. import _validation as v
 from ..language import fmt, get_language, term
 from ..metrics import MAX_BINS, expected_calibration_error
-from ._widget import BrowserWidget
+from ._widget import BrowserWidget, rounded_keeping_sides
 
 # the names of the lab's models and calibrators, shown in the page's language
 _SHOWN = {
@@ -139,9 +139,12 @@ class CalibrationExplorer(BrowserWidget):
             "y": "".join("1" if t else "0" for t in self.y),
             "models": self.models,
             "calibrators": self.calibrators,
-            # full precision: the browser's numbers must equal Python's (a bin edge or the
-            # threshold must not move a probability to the other side); ~20 bytes a number
-            "probs": {m: {c: self.probs[(m, c)].tolist() for c in self.calibrators} for m in self.models},
+            # 6 decimals, each probability kept on its side of every bin edge and the threshold
+            # (the browser's bins and decisions are Python's), without the machine's last bits
+            "probs": {
+                m: {c: rounded_keeping_sides(self.probs[(m, c)], self._edges()) for c in self.calibrators}
+                for m in self.models
+            },
             "n_bins": self.n_bins,
             "max_bins": MAX_EXPLORER_BINS,
             "threshold": self.threshold,
@@ -151,6 +154,12 @@ class CalibrationExplorer(BrowserWidget):
                 **{f"name:{k}": _shown(k, lang) for k in self.models + self.calibrators},
             },
         }
+
+    def _edges(self) -> np.ndarray:
+        """Every bin edge the slider can choose (numpy.linspace(0, 1, n + 1), as the package
+        bins) and the decision threshold."""
+        edges = [np.linspace(0, 1, n + 1) for n in range(1, MAX_EXPLORER_BINS + 1)]
+        return np.concatenate(edges + [[self.threshold]])
 
     def text_summary(self) -> str:
         """The text shown without JavaScript: the first model with the first calibrator that

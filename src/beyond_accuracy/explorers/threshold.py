@@ -8,7 +8,7 @@ from .. import _validation as v
 from .._validation import number
 from ..language import fmt, term
 from ..metrics import threshold_table
-from ._widget import BrowserWidget, labels, rounded
+from ._widget import BrowserWidget, labels, rounded_keeping_sides
 
 _LABELS = (
     "threshold", "actual_class", "predicted_class", "precision", "recall", "f1", "f2_score", "mcc",
@@ -58,15 +58,8 @@ class ThresholdExplorer(BrowserWidget):
 
     @staticmethod
     def _exported_scores(scores, low, high, step):
-        """The scores rounded to 6 decimals, or more where 6 would change a decision at a slider
-        position (a score within 10⁻⁶ of a threshold the reader can choose)."""
-        grid = np.round(np.arange(low, high + step / 2, step), 12)
-        exact = scores[:, None] >= grid[None, :]
-        for digits in (6, 9, 12):
-            out = rounded(scores, digits)
-            if np.array_equal(np.asarray(out)[:, None] >= grid[None, :], exact):
-                return out
-        return [float(x) for x in scores.tolist()]
+        """The scores rounded to 6 decimals, each kept on its side of every slider position."""
+        return rounded_keeping_sides(scores, np.round(np.arange(low, high + step / 2, step), 12))
 
     def table(self, thresholds):
         """The package's counts and metrics at ``thresholds`` (threshold_table with F1 and F2)."""
