@@ -5,13 +5,16 @@ Colab-ready answer key and as a student notebook.
   notebook: no raw MyST is left, the language cell comes first, the bookkeeping cells are gone.
 - The student edition keeps no solution: no solution code, no {solution} block, no stored output
   of a check cell or of a cell tagged hide-output-student, a localised comment where to type.
-- Run as a student would: each student lab notebook, copied alone into an empty folder outside
-  the repository, runs top to bottom with the package installed from its wheel (never the
-  checkout), every check says "not attempted"; with the answer key's answers filled in, every check
-  says "correct"; no stored output and no prose of the student notebook shows a checked answer.
-  Chapters have no checks: each chapter runs alone from the wheel once, in one language per chapter
-  (their code is the same in every language: test_notebooks.py), and every chapter in every
-  language runs in the Colab-like benchmark (`make colab ARGS=--chapters`).
+- Run as a student would: a student lab notebook, copied alone into an empty folder outside the
+  repository, runs top to bottom with the package installed from its wheel (never the checkout),
+  every check says "not attempted" in the notebook's language; with the answer key's answers filled
+  in, every check says "correct". Each lab and each chapter runs so once, in one language per
+  notebook, every language once per kind (lab k in the language after chapter k's): their code is
+  the same in every language (test_notebooks.py), nbval re-executes every language's notebook with
+  its checks, and every notebook in every language runs in the Colab-like benchmark
+  (`make colab ARGS=--chapters`). No stored output and no prose of any language's student notebook
+  shows a checked answer: the answers of the lab's run, whose solution cells are the same code in
+  every language.
 """
 
 from __future__ import annotations
@@ -291,8 +294,12 @@ def assert_runs_alone_from_the_wheel(src: Path, editions: Path, wheel_python: Pa
     return run
 
 
-def assert_gives_no_answer_away(src: Path, editions: Path, wheel_python: Path):
-    run = student_run(src, editions / "publish", wheel_python)
+def assert_gives_no_answer_away(
+    src: Path, editions: Path, wheel_python: Path, answers_of: Path | None = None
+):
+    """No stored output or prose of src's student notebook shows an answer that the run of
+    ``answers_of`` (the same lab in another language; src itself by default) collected."""
+    run = student_run(answers_of or src, editions / "publish", wheel_python)
     assert run.answers, f"{rel(src)}: no checked answer was collected"
     student = nbformat.read(publish_path(page_of(src), editions / "publish"), as_version=4)
     leaks = answer_leaks(student, run.answers, page_of(src).lang)
@@ -303,22 +310,46 @@ def lab_params(number: int) -> list[Path]:
     return [p for p in LABS if p.stem.startswith(f"{number:02d}-")]
 
 
+def rotated(paths: list[Path], shift: int = 0) -> list[Path]:
+    """The k-th notebook (by name) in the (k + shift)-th language: every notebook once and, with
+    five of them, every language once."""
+    langs = languages()
+    stems = sorted({p.stem for p in paths})
+    kind = paths[0].parent.parent.name
+    return [ROOT / kind / langs[(i + shift) % len(langs)] / f"{stem}.ipynb" for i, stem in enumerate(stems)]
+
+
+def run_language_of(lab: Path) -> Path:
+    """The lab's notebook that runs from the wheel (rotated(LABS, 1))."""
+    return next(p for p in rotated(LABS, 1) if p.stem == lab.stem)
+
+
+def solution_cells(src: Path) -> list[str]:
+    return [solution for solution, _ in solutions_and_checks(nbformat.read(src, as_version=4))]
+
+
 def pytest_generate_tests(metafunc):
     if "lab" in metafunc.fixturenames:
         metafunc.parametrize("lab", lab_params(metafunc.cls.number), ids=rel)
+    if "run_lab" in metafunc.fixturenames:
+        metafunc.parametrize("run_lab", [run_language_of(lab_params(metafunc.cls.number)[0])], ids=rel)
 
 
 class LabTests:
     """One class per lab, so that pytest-xdist (--dist loadscope) spreads the labs over workers;
-    both tests of a notebook share one run (student_run is cached)."""
+    the lab runs from the wheel in one language (student_run is cached)."""
 
     number = 0
 
-    def test_runs_alone_from_the_wheel(self, lab, editions, wheel_python):
-        assert_runs_alone_from_the_wheel(lab, editions, wheel_python)
+    def test_runs_alone_from_the_wheel(self, run_lab, editions, wheel_python):
+        assert_runs_alone_from_the_wheel(run_lab, editions, wheel_python)
 
     def test_gives_no_answer_away(self, lab, editions, wheel_python):
-        assert_gives_no_answer_away(lab, editions, wheel_python)
+        ran = run_language_of(lab)
+        assert solution_cells(lab) == solution_cells(ran), (
+            f"{rel(lab)}: its solutions differ from {rel(ran)}'s, whose answers are looked for"
+        )
+        assert_gives_no_answer_away(lab, editions, wheel_python, answers_of=ran)
 
 
 class TestLab1(LabTests):
@@ -341,15 +372,16 @@ class TestLab5(LabTests):
     number = 5
 
 
-def rotated_chapters() -> list[Path]:
-    """Chapter k in the k-th language: every chapter once and every language once."""
-    langs = languages()
-    stems = sorted({p.stem for p in CHAPTERS})
-    return [ROOT / "chapters" / langs[i % len(langs)] / f"{stem}.ipynb" for i, stem in enumerate(stems)]
+def test_the_runs_from_the_wheel_cover_every_notebook_and_every_language():
+    for paths, shift in ((LABS, 1), (CHAPTERS, 0)):
+        runs = rotated(paths, shift)
+        assert sorted(p.stem for p in runs) == sorted({p.stem for p in paths})
+        assert sorted(p.parent.name for p in runs) == sorted(languages())
+    assert all(lab.parent.name != ch.parent.name for lab, ch in zip(rotated(LABS, 1), rotated(CHAPTERS)))
 
 
 class TestChapters:
-    @pytest.mark.parametrize("src", rotated_chapters(), ids=rel)
+    @pytest.mark.parametrize("src", rotated(CHAPTERS), ids=rel)
     def test_runs_alone_from_the_wheel(self, src, editions, wheel_python):
         run = student_run(src, editions / "publish", wheel_python)
         assert run.folder_files == [src.name], "the notebook was not alone in its folder"
