@@ -85,11 +85,15 @@ def make_driver(profile: Path):
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
+MATHJAX = "*/tex-chtml.js"  # what sphinx-mathjax-offline serves (tools/sphinx/reader_site.py)
+
+
 @pytest.fixture(scope="session")
 def browser(tmp_path_factory):
     """One headless Chromium per worker, with no network but 127.0.0.1 and the console log kept."""
     _require_browser()
     driver = make_driver(tmp_path_factory.mktemp("chromium"))
+    driver.execute_cdp_cmd("Network.enable", {})  # for open_page(math=False)
     yield driver
     driver.quit()
 
@@ -104,12 +108,21 @@ def site_root(served_site, request) -> Path:
 def open_page(browser, served_site):
     """``open_page("it/chapters/it/01-confusion-matrix.html", width=390)`` loads a page of the
     served site in a window of that width (height 844 below 500 px, else 900), waits for MathJax
-    and the fonts, and returns the driver; the console log holds what this page logged."""
+    and the fonts, and returns the driver; the console log holds what this page logged.
+    ``math=False`` blocks MathJax, half the load and layout time of a chapter page: for the tests
+    of a page's explorers and quiz, which hold no math (the site-wide tests load every page whole);
+    the blocked request is then in the console log, as an error naming tex-chtml.js."""
 
-    def go(path: str, width: int = 1366, height: int | None = None):
+    def go(path: str, width: int = 1366, height: int | None = None, math: bool = True):
         browser.set_window_size(width, height or (844 if width < 500 else 900))
         browser.get_log("browser")  # what earlier pages logged is theirs, not this page's
-        browser.get(served_site + path.lstrip("/"))
+        if not math:  # the page without MathJax: for tests of its widgets, which hold no math
+            browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [MATHJAX]})
+        try:
+            browser.get(served_site + path.lstrip("/"))
+        finally:
+            if not math:
+                browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
         settle(browser)
         return browser
 

@@ -42,7 +42,7 @@ arguments[0].dispatchEvent(new Event('input', {bubbles: true}));
 
 
 def open_explorers(open_page, path, width=1366):
-    driver = open_page(path, width=width)
+    driver = open_page(path, width=width, math=False)
     WebDriverWait(driver, 20).until(
         lambda d: d.execute_script(
             "const w = [...document.querySelectorAll('.ba-widget')];"

@@ -153,7 +153,7 @@ CHECKS = {"calibration": check_calibration, "kappa": check_kappa, "review": chec
     ("module", "page", "lang"), CASES, ids=[f"{lang}-{m}-{p.split('/')[0]}" for m, p, lang in CASES]
 )
 def test_the_explorer_computes_what_python_computes(open_page, module, page, lang):
-    driver = open_page(page_path(page, lang))
+    driver = open_page(page_path(page, lang), math=False)
     host, data = mounted(driver, module)
     root = host.find_element(By.CSS_SELECTOR, ".ba-explorer")
     assert root.get_attribute("lang") == lang
@@ -174,7 +174,7 @@ PHONE = [case for case in CASES if case[2] in ("fi", "es")]  # the longest words
     ("module", "page", "lang"), PHONE, ids=[f"{lang}-{m}-{p.split('/')[0]}-390px" for m, p, lang in PHONE]
 )
 def test_the_explorer_fits_a_phone(open_page, module, page, lang):
-    driver = open_page(page_path(page, lang), width=390)
+    driver = open_page(page_path(page, lang), width=390, math=False)
     host, _ = mounted(driver, module)
     root = host.find_element(By.CSS_SELECTOR, ".ba-explorer")
     box = driver.execute_script(

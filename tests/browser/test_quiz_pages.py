@@ -24,29 +24,49 @@ def shown(text: str) -> str:
     return text.replace("`", "").replace("\u00a0", " ").replace("\u202f", " ")
 
 
-def feedback_of(fieldset):
-    return fieldset.find_element(By.CSS_SELECTOR, "[data-feedback]")
+# What a reader sees of a quiz, read in one call (selenium's element text is the rendered text,
+# as innerText is; no-break spaces become spaces in both, as in shown()).
+_READ_QUIZ = """
+const text = (el) => el ? el.innerText.replace(/[\\u00a0\\u202f]/g, ' ').trim() : null;
+return [...arguments[0].querySelectorAll('fieldset[data-question]')].map(f => {
+  const fb = f.querySelector('[data-feedback]');
+  return {
+    id: f.getAttribute('data-question'),
+    legend: text(f.querySelector('legend')),
+    labels: [...f.querySelectorAll('label.ba-quiz-option')].map(text),
+    heights: [...f.querySelectorAll('label.ba-quiz-option')].map(l => l.getBoundingClientRect().height),
+    feedback: text(fb), result: fb.getAttribute('data-result'), live: fb.getAttribute('aria-live'),
+  };
+});
+"""
+_FEEDBACK = """
+const [f, i] = arguments, fb = f.querySelector('[data-feedback]');
+const radio = f.querySelectorAll('label.ba-quiz-option')[i].querySelector('input[type=radio]');
+return {selected: radio.checked, result: fb.getAttribute('data-result'),
+        feedback: fb.innerText.replace(/[\\u00a0\\u202f]/g, ' ').trim()};
+"""
 
 
-def choose(browser, fieldset, index: int):
-    label = fieldset.find_elements(By.CSS_SELECTOR, "label.ba-quiz-option")[index]
+def choose(browser, fieldset, label, index: int) -> dict:
+    """Tap option ``index`` of a question (its label, as a reader's finger or mouse does) and read
+    what the question then shows."""
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", label)
-    label.click()  # a tap on the option's label, as a reader's finger or mouse does
-    radio = label.find_element(By.CSS_SELECTOR, "input[type=radio]")
-    assert radio.is_selected()
-    return feedback_of(fieldset)
+    label.click()
+    state = browser.execute_script(_FEEDBACK, fieldset, index)
+    assert state["selected"], "the tapped option is not selected"
+    return state
 
 
-def expect_feedback(element, lang, option):
+def expect_feedback(state, lang, option):
     mark = term("quiz_right" if option["correct"] else "quiz_wrong", lang)
-    assert element.get_attribute("data-result") == ("right" if option["correct"] else "wrong")
-    assert element.text.strip() == f"{mark} {shown(option['feedback'])}"
+    assert state["result"] == ("right" if option["correct"] else "wrong")
+    assert state["feedback"] == f"{mark} {shown(option['feedback'])}"
 
 
 @pytest.mark.parametrize("chapter", chapters())
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_quiz_of_every_chapter_answers_each_choice(open_page, lang, chapter):
-    browser = open_page(f"{lang}/chapters/{lang}/{chapter}.html", width=PHONE)
+    browser = open_page(f"{lang}/chapters/{lang}/{chapter}.html", width=PHONE, math=False)
     quiz = WebDriverWait(browser, 20).until(
         lambda d: d.find_element(By.CSS_SELECTOR, f'.ba-quiz[data-chapter="{chapter}"]')
     )
@@ -56,27 +76,21 @@ def test_the_quiz_of_every_chapter_answers_each_choice(open_page, lang, chapter)
     assert quiz.find_element(By.CSS_SELECTOR, ".ba-quiz-title").text == term("quiz_title", lang)
     fieldsets = quiz.find_elements(By.CSS_SELECTOR, "fieldset[data-question]")
     defined = questions(chapter, lang)
-    assert [f.get_attribute("data-question") for f in fieldsets] == [q["id"] for q in defined]
+    seen = browser.execute_script(_READ_QUIZ, quiz)
+    assert [f["id"] for f in seen] == [q["id"] for q in defined]
 
-    for fieldset, q in zip(fieldsets, defined):
-        legend = fieldset.find_element(By.TAG_NAME, "legend").text
-        assert shown(q["prompt"]) in legend
-        labels = [el.text for el in fieldset.find_elements(By.CSS_SELECTOR, "label.ba-quiz-option")]
-        assert labels == [shown(o["text"]) for o in q["options"]]
-        element = feedback_of(fieldset)
-        assert element.get_attribute("aria-live") == "polite"
-        assert element.text == "" and not element.get_attribute("data-result"), "shown before choosing"
-        for rect in browser.execute_script(
-            "return [...arguments[0].querySelectorAll('label.ba-quiz-option')]"
-            ".map(l => l.getBoundingClientRect().height)",
-            fieldset,
-        ):
-            assert rect >= 44, "an option is too small a target for a finger"
+    for fieldset, before, q in zip(fieldsets, seen, defined):
+        assert shown(q["prompt"]) in before["legend"]
+        assert before["labels"] == [shown(o["text"]) for o in q["options"]]
+        assert before["live"] == "polite"
+        assert before["feedback"] == "" and not before["result"], "shown before choosing"
+        assert min(before["heights"]) >= 44, "an option is too small a target for a finger"
 
+        labels = fieldset.find_elements(By.CSS_SELECTOR, "label.ba-quiz-option")
         right = next(i for i, o in enumerate(q["options"]) if o["correct"])
         wrong = next(i for i, o in enumerate(q["options"]) if not o["correct"])
-        expect_feedback(choose(browser, fieldset, wrong), lang, q["options"][wrong])
-        expect_feedback(choose(browser, fieldset, right), lang, q["options"][right])
+        for i in (wrong, right):
+            expect_feedback(choose(browser, fieldset, labels[i], i), lang, q["options"][i])
 
     # the keyboard: an arrow key moves the choice within a question and its feedback follows
     first = fieldsets[0]
@@ -84,8 +98,9 @@ def test_the_quiz_of_every_chapter_answers_each_choice(open_page, lang, chapter)
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", first)
     radios[0].click()
     radios[0].send_keys(Keys.ARROW_DOWN)
-    assert radios[1].is_selected()
-    expect_feedback(feedback_of(first), lang, defined[0]["options"][1])
+    state = browser.execute_script(_FEEDBACK, first, 1)
+    assert state["selected"]
+    expect_feedback(state, lang, defined[0]["options"][1])
 
     # answering logs nothing (the favicon request the browser makes on its own is the site's business)
     assert [e for e in console_errors(browser) if "favicon.ico" not in e] == []
