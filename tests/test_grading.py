@@ -74,7 +74,7 @@ def grades(tmp_path_factory):
     nbformat.write(nbformat.v4.new_notebook(), folder / "empty.ipynb")
     shutil.copy(KEY, folder / "key.ipynb")
     out = folder.parent / "out"
-    path = grade_folder(folder, 1, "en", out=out, jobs=2, cell_timeout=40, notebook_timeout=400)
+    path = grade_folder(folder, 1, "en", out=out, jobs=2, cell_timeout=20, notebook_timeout=400)
     with open(path, encoding="utf-8") as f:
         rows = {row["file"]: row for row in csv.DictReader(f)}
     return rows, out
