@@ -65,10 +65,12 @@ def settle(browser, timeout: float = 10.0) -> None:
 
 
 _AXE_RUN = """
-const done = arguments[arguments.length - 1];
+const [skip, done] = [arguments[0], arguments[arguments.length - 1]];
 // every rule of axe-core up to WCAG AA, the experimental and best-practice ones too
-// (label-content-name-mismatch is experimental); the AAA rules (enhanced contrast) are not the target
-const rules = Object.fromEntries(axe.getRules().map(r => [r.ruleId, {enabled: !r.tags.some(t => /aaa$/.test(t))}]));
+// (label-content-name-mismatch is experimental); the AAA rules (enhanced contrast) are not the
+// target; and none of the rules in skip
+const rules = Object.fromEntries(axe.getRules().map(r => [r.ruleId,
+  {enabled: !r.tags.some(t => /aaa$/.test(t)) && !skip.includes(r.ruleId)}]));
 axe.run(document, {resultTypes: ['violations'], rules}).then(r => done(r.violations.map(v => ({
   id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
   nodes: v.nodes.slice(0, 5).map(n => n.target.join(' '))
@@ -76,12 +78,13 @@ axe.run(document, {resultTypes: ['violations'], rules}).then(r => done(r.violati
 """
 
 
-def axe_violations(browser, impacts=("serious", "critical")) -> list[dict]:
-    """axe-core's violations on the current page with one of these impacts (all when None)."""
+def axe_violations(browser, impacts=("serious", "critical"), skip=()) -> list[dict]:
+    """axe-core's violations on the current page with one of these impacts (all when None), by
+    every rule up to WCAG AA but those in ``skip``."""
     if not browser.execute_script("return typeof axe !== 'undefined';"):
         browser.execute_script(AXE_JS.read_text(encoding="utf-8"))
     browser.set_script_timeout(300)
-    result = browser.execute_async_script(_AXE_RUN)
+    result = browser.execute_async_script(_AXE_RUN, list(skip))
     if isinstance(result, str):
         raise RuntimeError(result)
     return [v for v in result if impacts is None or v["impact"] in impacts]

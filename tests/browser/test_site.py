@@ -235,14 +235,22 @@ def _type_path(kind: str, lang: str) -> str:
     return path + ("?q=" + SEARCH_TERMS[lang] if kind == "search" else "")
 
 
+# Colour contrast is the theme's stylesheet's and the explorers' (the same in every language) and
+# half of axe-core's time on a chapter page: checked on every page type in one language.
+CONTRAST_RULES = ("color-contrast",)
+CONTRAST_LANG = "en"
+
+
 @pytest.mark.parametrize("kind", list(PAGE_TYPES))
 @pytest.mark.parametrize("lang", LANGS)
 def test_axe_finds_nothing_serious(open_page, lang, kind):
     """No serious or critical violation, nor one of the rules issue 14 named whatever axe-core's
-    impact for them (duplicate ids in exercises, pandas' empty index header)."""
+    impact for them (duplicate ids in exercises, pandas' empty index header); the contrast rules
+    in CONTRAST_LANG only."""
+    skip = () if lang == CONTRAST_LANG else CONTRAST_RULES
     violations = [
         v
-        for v in axe_violations(open_page(_type_path(kind, lang)), impacts=None)
+        for v in axe_violations(open_page(_type_path(kind, lang)), impacts=None, skip=skip)
         if v["impact"] in ("serious", "critical") or v["id"] in NAMED_RULES
     ]
     assert not violations, [(v["id"], v["impact"], v["count"], v["nodes"][:3]) for v in violations]
