@@ -1,9 +1,14 @@
 """Chapter 4's helpers: one-off accuracy, the ordinal estimator, its data sets and plots."""
 
+import re
+import sys
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -211,3 +216,212 @@ def test_median_prediction_takes_the_first_class_reaching_one_half():
 def test_latent_score_reads_numbers_written_as_text_like_fit():
     model = _fixed_model([0.0, 1.0], [2.0])
     assert model.latent_score(np.array([["1.5"]])).tolist() == [3.0]
+
+
+@pytest.mark.parametrize("alpha", [True, np.nan, np.inf, -1, "1"])
+def test_alpha_must_be_a_non_negative_number(alpha):
+    with pytest.raises(
+        ValueError, match=f"^alpha must be a non-negative number, got {re.escape(repr(alpha))}$"
+    ):
+        OrdinalLogisticRegression(alpha=alpha).fit([[0.0], [1.0]], [0, 1])
+
+
+@pytest.mark.parametrize("classes, shown", [("abc", "'abc'"), ([1], "[1]"), (5, "5"), ([[1, 2], [3, 4]], "")])
+def test_classes_must_be_a_sequence_of_two_or_more(classes, shown):
+    message = "^classes must be a sequence of at least two classes from lowest to highest, got "
+    with pytest.raises(ValueError, match=message + re.escape(shown)):
+        OrdinalLogisticRegression(classes=classes).fit([[0.0], [1.0]], [1, 2])
+
+
+def test_classes_must_be_distinct():
+    with pytest.raises(ValueError, match=r"^classes must be distinct, got \[1, 1, 2\]$"):
+        OrdinalLogisticRegression(classes=[1, 1, 2]).fit([[0.0], [1.0]], [1, 2])
+
+
+def _two_classes():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(60, 2))
+    y = np.where(X @ [1.0, -1.0] + rng.normal(size=60) > 0, "yes", "no")
+    return X, y
+
+
+@pytest.mark.parametrize("classes", [None, ["no", "yes"]])
+@pytest.mark.parametrize("as_text", [False, True])
+def test_two_classes_are_logistic_regression(classes, as_text):
+    """With two classes the model is logistic regression, θ = −intercept; two string classes
+    need no warning (the wrong order would only flip the sign of coef_)."""
+    X, y = _two_classes()
+    logistic = LogisticRegression(C=np.inf, tol=1e-10, max_iter=10_000).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model = OrdinalLogisticRegression(classes=classes).fit(X.astype(str) if as_text else X, y)
+    assert model.classes_.tolist() == ["no", "yes"]
+    assert np.max(np.abs(model.coef_ - logistic.coef_[0])) < 1e-5
+    assert np.max(np.abs(model.cut_points_ + logistic.intercept_)) < 1e-5
+
+
+def _three_rows_per_class():
+    return np.arange(9.0)[:, None] % 4, np.repeat(["low", "medium", "high"], 3)
+
+
+def test_classes_override_the_order_of_an_ordered_categorical():
+    X, labels = _three_rows_per_class()
+    y = pd.Categorical(labels, categories=["low", "medium", "high"], ordered=True)
+    model = OrdinalLogisticRegression(classes=["high", "medium", "low"]).fit(X, y)
+    assert model.classes_.tolist() == ["high", "medium", "low"]
+
+
+@pytest.fixture
+def warning_callers(monkeypatch):
+    """Where each warning should point: the line that called the function that warns (here fit,
+    or the wrapper that mutation testing puts around fit)."""
+    callers, warn = [], warnings.warn
+
+    def recording_warn(message, category=None, stacklevel=1, **kwargs):
+        caller = sys._getframe(1).f_back
+        callers.append((caller.f_code.co_filename, caller.f_lineno))
+        warn(message, category, stacklevel + 1, **kwargs)
+
+    monkeypatch.setattr(warnings, "warn", recording_warn)
+    return callers
+
+
+def test_unordered_categorical_is_sorted_with_a_warning_where_fit_is_called(warning_callers):
+    X, labels = _three_rows_per_class()
+    y = pd.Categorical(labels, categories=["low", "medium", "high"])
+    message = (
+        "the classes ['high', 'low', 'medium'] are strings, ordered alphabetically; if that is not their "
+        "order, pass classes=[lowest, ..., highest] or y as an ordered pandas Categorical"
+    )
+    with pytest.warns(UserWarning, match=f"^{re.escape(message)}$") as record:
+        model = OrdinalLogisticRegression().fit(X, y)
+    assert model.classes_.tolist() == ["high", "low", "medium"]
+    assert [(w.filename, w.lineno) for w in record] == warning_callers
+
+
+@pytest.mark.parametrize("dtype", ["int64", "Int64"])
+def test_ordered_categorical_of_integers(dtype):
+    X, _ = _three_rows_per_class()
+    y = pd.Series([3, 3, 3, 1, 1, 1, 2, 2, 2], dtype=dtype).astype(pd.CategoricalDtype(ordered=True))
+    y = y.cat.reorder_categories(pd.array([3, 1, 2], dtype=dtype))
+    assert y.dtype.categories.dtype == dtype
+    model = OrdinalLogisticRegression().fit(X, y)
+    assert model.classes_.tolist() == [3, 1, 2]
+
+
+def test_labels_outside_classes_are_named_five_at_most_in_text_order():
+    X = np.arange(8.0)[:, None]
+    with pytest.raises(ValueError, match=r"^y holds labels that are not in classes=\[1, 2\]: \[10, 9\]$"):
+        OrdinalLogisticRegression(classes=[1, 2]).fit(X[:4], [1, 2, 9, 10])
+    y = ["a", "b", "u", "v", "w", "x", "y", "z"]
+    message = r"^y holds labels that are not in classes=\['a', 'b'\]: \['u', 'v', 'w', 'x', 'y'\]$"
+    with pytest.raises(ValueError, match=message):
+        OrdinalLogisticRegression(classes=["a", "b"]).fit(X, y)
+
+
+def test_single_class_message():
+    message = r"^OrdinalLogisticRegression needs at least two classes in y, got 1 class: \[3\]$"
+    with pytest.raises(ValueError, match=message):
+        OrdinalLogisticRegression().fit([[0.0], [1.0]], [3, 3])
+
+
+MISSING_CLASS = (
+    ": every class needs examples, or the cut-points around it cannot be estimated "
+    r"\(OrdinalLogisticRegression needs each class in y\)$"
+)
+
+
+def test_every_class_must_occur():
+    X = np.arange(5.0)[:, None]
+    with pytest.raises(ValueError, match=r"^the classes \[3\] do not occur in y" + MISSING_CLASS):
+        OrdinalLogisticRegression(classes=[1, 2, 3]).fit(X[:4], [1, 2, 1, 2])
+    with pytest.raises(
+        ValueError, match=r"^the classes \[3\] have no positive sample_weight" + MISSING_CLASS
+    ):
+        OrdinalLogisticRegression().fit(X, [1, 2, 2, 3, 3], sample_weight=[1, 1, 1, 0, 0])
+
+
+def _diabetes(n_features=3):
+    X, y = datasets.diabetes_stages()
+    return StandardScaler().fit_transform(X)[:, :n_features], y.to_numpy()
+
+
+def test_weights_below_one_scale_the_likelihood():
+    """Halving every weight halves the log-likelihood: the unweighted maximum, statsmodels'."""
+    X, y = _diabetes()
+    model = OrdinalLogisticRegression().fit(X, y, sample_weight=np.full(len(y), 0.5))
+    coef, cuts, _ = statsmodels_fit(X, y)
+    assert np.max(np.abs(model.coef_ - coef)) < 1e-4
+    assert np.max(np.abs(model.cut_points_ - cuts)) < 1e-4
+
+
+def test_penalised_fit_minimises_statsmodels_likelihood_plus_penalty():
+    from scipy.optimize import minimize
+    from statsmodels.miscmodels.ordinal_model import OrderedModel
+
+    X, y = _diabetes()
+    alpha, k = 50.0, X.shape[1]
+    ordered = OrderedModel(y, X, distr="logit")
+
+    def penalised(params):
+        return -ordered.loglike(params) + alpha / 2 * params[:k] @ params[:k]
+
+    start = np.concatenate([np.zeros(k), [-1.0], np.zeros(3)])
+    best = minimize(penalised, start, method="BFGS", options={"gtol": 1e-8}).x
+    model = OrdinalLogisticRegression(alpha=alpha).fit(X, y)
+    assert np.max(np.abs(model.coef_ - best[:k])) < 1e-4
+    assert np.max(np.abs(model.cut_points_ - ordered.transform_threshold_params(best)[1:-1])) < 1e-4
+
+
+CONSTANT = (
+    "; the cut-points already act as the intercept, so its coefficient cannot be identified: drop it "
+    r"\(for PolynomialFeatures, include_bias=False\)$"
+)
+
+
+def test_a_constant_column_is_named_with_its_value():
+    with pytest.raises(ValueError, match=r"^column 1 of X is constant \(5\)" + CONSTANT):
+        OrdinalLogisticRegression().fit([[1.0, 5.0], [2.0, 5.0]], [0, 1])
+    # the value of the first row: -0.0 and 0.0 are equal, so the column is constant
+    with pytest.raises(ValueError, match=r"^column 0 of X is constant \(-0\)" + CONSTANT):
+        OrdinalLogisticRegression().fit([[-0.0], [0.0], [0.0]], [0, 1, 0])
+
+
+def _uninformative(counts):
+    """Each class in equal numbers at x = −1 and x = 1: by symmetry β̂ = 0 and the cut-points are
+    the logits of the cumulative class proportions."""
+    y = np.repeat(np.arange(len(counts)), 2 * np.asarray(counts))
+    return np.tile([[-1.0], [1.0]], (len(y) // 2, 1)), y
+
+
+def test_the_fit_starts_from_the_marginal_cut_points():
+    X, y = _uninformative([3, 1, 2, 2])
+    model = OrdinalLogisticRegression().fit(X, y)
+    assert np.allclose(model.cut_points_, [np.log(3 / 5), 0.0, np.log(3)], atol=1e-6)
+    assert abs(model.coef_[0]) < 1e-8
+    assert model.n_iter_ <= 5
+
+
+@pytest.mark.parametrize("tiny, where, middle", [(5e-324, 0, 1), (1e-20, 2, 0)])
+def test_a_class_of_negligible_weight_gets_finite_cut_points(tiny, where, middle):
+    """The start clips the class proportions away from 0 and 1: a class whose weight vanishes
+    next to the total (the proportion rounds to 0 or to 1) must not give an infinite start."""
+    X, y = _uninformative([1, 1, 1])
+    weight = np.where(y == where, tiny, 1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = OrdinalLogisticRegression().fit(X, y, sample_weight=weight)
+    assert np.isfinite(model.cut_points_).all() and np.isfinite(model.coef_).all()
+    assert abs(model.cut_points_[middle]) < 1e-3  # logit(1/2), between the two other classes
+    assert (model.predict_proba(X)[:, where] < 1e-6).all()
+
+
+def test_convergence_warning_message_where_fit_is_called(warning_callers):
+    X, y = _diabetes(10)
+    message = (
+        r"^OrdinalLogisticRegression did not converge in 3 iterations \(STOP: TOTAL NO\. OF ITERATIONS "
+        r"REACHED LIMIT\); increase max_iter \(now 3\) or scale the features \(StandardScaler\)$"
+    )
+    with pytest.warns(ConvergenceWarning, match=message) as record:
+        OrdinalLogisticRegression(max_iter=3).fit(X, y)
+    assert [(w.filename, w.lineno) for w in record] == warning_callers

@@ -127,7 +127,9 @@ class OrdinalLogisticRegression(ClassifierMixin, BaseEstimator):
         if isinstance(dtype, pd.CategoricalDtype):
             if order is None and dtype.ordered:
                 order = np.asarray(dtype.categories)
-            y = np.asarray(y, dtype=object if dtype.categories.dtype.kind == "O" else dtype.categories.dtype)
+            # numpy's own dtype of the labels (object for strings, int64 for integers, also for
+            # pandas' nullable "Int64", which np.asarray(dtype=...) cannot interpret)
+            y = np.asarray(y)
         return y, order
 
     def fit(self, X, y, sample_weight=None):
