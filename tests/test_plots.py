@@ -711,10 +711,12 @@ def test_cut_points_plot_text_styles_title_and_grid():
     assert all(t.get_fontsize() == 10 and t.get_fontweight() == "bold" for t in class_names)
     assert ax.title.get_fontsize() == 9
     assert ax.titleOffsetTrans.get_matrix()[1, 2] == pytest.approx(14 / 72 * ax.figure.dpi)
-    assert not any(line.get_visible() for line in ax.get_ygridlines())
     assert all(line.get_visible() for line in ax.get_xgridlines())
+    ax.set_yticks([0.5])  # a reader's own tick brings no horizontal grid line back
+    assert not any(line.get_visible() for line in ax.get_ygridlines())
     _, given = plt.subplots()
     plots.plot_cut_points([0.0], ax=given)
+    given.set_yticks([0.5])
     assert not any(line.get_visible() for line in given.get_ygridlines())
 
 
@@ -741,12 +743,17 @@ def test_cut_points_plot_counts_the_labels_it_needs():
 def test_threshold_sweep_draws_each_column_against_the_threshold():
     table = threshold_table(Y4, S4, [0.2, 0.5, 0.9])  # precision 2/3, 1, nan; recall 1, 1/2, 0
     with plt.rc_context({"lines.marker": "x", "lines.markersize": 11}):
-        ax = plots.plot_threshold_sweep(table, columns=("precision", "recall", "specificity", "f1"))
+        _, ax = plt.subplots()  # made outside the course style: matplotlib's own colour cycle
+        plots.plot_threshold_sweep(table, columns=("precision", "recall", "specificity", "f1", "tp"), ax=ax)
     lines = ax.get_lines()
     assert all(list(line.get_xdata()) == [0.2, 0.5, 0.9] for line in lines)
     assert list(lines[1].get_ydata()) == pytest.approx([1.0, 0.5, 0.0])
     assert [(line.get_color(), line.get_marker()) for line in lines] == [
-        (plots.series_style(i)["color"], plots.series_style(i)["marker"]) for i in range(4)
+        ("#0072B2", "o"),
+        ("#D55E00", "s"),
+        ("#009E73", "^"),
+        ("#CC79A7", "D"),
+        ("#E69F00", "v"),  # the fifth series: orange, a colour the first four do not use
     ]
     assert {line.get_markersize() for line in lines} == {3.5}
     assert ax.get_ylim() == (-0.02, 1.02)
