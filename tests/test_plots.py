@@ -799,3 +799,10 @@ def test_expected_cost_of_a_second_model_takes_the_style_after_the_lines_drawn()
         f"{term('minimum')}: {term('threshold')} 0.50",
     ]
     assert {t.get_fontsize() for t in ax.get_legend().get_texts()} == {8}
+
+
+def test_reliability_curves_of_a_fifth_model_take_a_fifth_colour():
+    probs = {f"m{i}": S4 for i in range(5)}
+    ax = plots.plot_reliability_diagram(Y4, probs, n_bins=2, show_counts=False).axes[0]
+    colours = [container.lines[0].get_color() for container in ax.containers]
+    assert colours == ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00"]
