@@ -629,15 +629,13 @@ def test_reliability_diagram_layout_diagonal_and_error_bar_styles():
     diagonal = ax.get_lines()[0]
     assert (list(diagonal.get_xdata()), list(diagonal.get_ydata())) == ([0, 1], [0, 1])
     assert (diagonal.get_color(), diagonal.get_linestyle(), diagonal.get_linewidth()) == ("0.45", ":", 1.2)
-    for i, container in enumerate(ax.containers):
-        line, caps, _ = container.lines
-        style = plots.series_style(i)
-        assert (line.get_color(), line.get_linestyle(), line.get_marker()) == (
-            style["color"],
-            style["linestyle"],
-            style["marker"],
-        )
-        assert all(cap.get_markersize() == 5.0 for cap in caps)  # twice the capsize of 2.5
+    lines = [container.lines[0] for container in ax.containers]
+    assert [(line.get_color(), line.get_linestyle(), line.get_marker()) for line in lines] == [
+        ("#0072B2", "-", "o"),
+        ("#D55E00", "--", "s"),
+    ]
+    caps = [cap for container in ax.containers for cap in container.lines[1]]
+    assert {cap.get_markersize() for cap in caps} == {5.0}  # twice the capsize of 2.5
     assert all(bar.get_linewidth() == 0.4 for bar in ax_n.patches)
     assert ax.get_xlim() == (-0.02, 1.02) and ax.get_ylim() == (-0.02, 1.02)
     legend = ax.get_legend()
