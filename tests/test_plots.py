@@ -528,3 +528,279 @@ def test_reliability_bars_of_many_models_keep_their_series_colour_and_hatch():
         to_rgba(plots.series_style(i)["color"]) for i in range(5)
     ]
     assert [bars[2 * i].get_hatch() or "" for i in range(5)] == ["", "//", "..", "xx", ""]
+
+
+# --- mutation: scores, reliability, cut points, sweeps, costs
+
+
+def _marker_vertices(marker):
+    style = plt.matplotlib.markers.MarkerStyle(marker)
+    return style.get_path().transformed(style.get_transform()).vertices
+
+
+def test_series_style_beyond_the_first_four_shifts_the_marker_every_eight_series():
+    assert plots.series_style(8) == {"color": "#0072B2", "linestyle": "-", "marker": "s"}
+    assert plots.series_style(13) == {"color": "#56B4E9", "linestyle": "--", "marker": "X"}
+
+
+def test_tick_labels_turn_locale_grouping_into_spaces(monkeypatch):
+    import locale
+
+    monkeypatch.setattr(locale, "_override_localeconv", {"thousands_sep": ",", "grouping": [3, 0]})
+    set_language("it")
+    with plt.rc_context({"axes.formatter.use_locale": True}):
+        _, ax = plt.subplots()
+        ax.set_xlim(1000, 1001)
+        plots.localise_axes(ax)
+        ax.figure.canvas.draw()
+    assert [t.get_text() for t in ax.get_xticklabels()] == [
+        "1 000,0",
+        "1 000,2",
+        "1 000,4",
+        "1 000,6",
+        "1 000,8",
+        "1 001,0",
+    ]
+
+
+def test_numbers_name_the_argument_and_its_range():
+    with pytest.raises(
+        ValueError, match=r"^thresholds must be a number or a sequence of numbers, got \(3\+1j\)$"
+    ):
+        plots.plot_scores(Y4, S4, thresholds=3 + 1j)
+    with pytest.raises(ValueError, match=r"^thresholds must be a finite number, got 'a'$"):
+        plots.plot_scores(Y4, S4, thresholds=[0.5, "a"])
+    curve = _hunt([1, 0, 1])
+    with pytest.raises(ValueError, match=r"^target must lie in \[0, 1\], got 1\.5$"):
+        plots.plot_review_budget(curve, targets=1.5)
+    with pytest.raises(ValueError, match=r"^target must lie in \[0, 1\], got -0\.1$"):
+        plots.plot_review_budget(curve, targets=(0.5, -0.1))
+
+
+def test_score_strip_puts_each_class_on_its_row_whatever_the_style():
+    from matplotlib.colors import to_rgba
+
+    y = np.array(["no", "yes", "no", "yes", "yes"])
+    s = np.array([0.1, 0.8, 0.4, 0.35, 0.9])
+    with plt.rc_context({"scatter.marker": "x", "scatter.edgecolors": "red", "lines.linewidth": 3}):
+        ax = plots.plot_scores(y, s, thresholds=[0.3, 0.6], pos_label="yes", pos_name="ill", neg_name="well")
+    positives, negatives = ax.collections
+    assert positives.get_offsets().tolist() == [[0.8, 1.0], [0.35, 1.0], [0.9, 1.0]]
+    assert negatives.get_offsets().tolist() == [[0.1, 0.0], [0.4, 0.0]]
+    assert positives.get_paths()[0].vertices == pytest.approx(_marker_vertices("o"))
+    assert negatives.get_paths()[0].vertices == pytest.approx(_marker_vertices("s"))
+    assert positives.get_facecolor().tolist() == [list(to_rgba(plots.PALETTE["vermillion"]))]
+    assert negatives.get_facecolor().tolist() == [list(to_rgba(plots.PALETTE["sky"]))]
+    assert positives.get_edgecolor().tolist() == negatives.get_edgecolor().tolist() == [[0, 0, 0, 1]]
+    assert (positives.get_label(), negatives.get_label()) == ("ill", "well")
+    assert positives.get_zorder() == negatives.get_zorder() == 3
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["well", "ill"]
+    assert list(ax.get_yticks()) == [0, 1]
+    assert ax.get_ylim() == (-0.6, 1.7) and ax.get_xlim() == (-0.02, 1.02)
+    lines = ax.get_lines()
+    assert [list(line.get_xdata()) for line in lines] == [[0.3, 0.3], [0.6, 0.6]]
+    assert all((line.get_color(), line.get_linewidth()) == ("0.25", 1.2) for line in lines)
+    assert [t.get_position() for t in ax.texts] == [(0.3, 1.45), (0.6, 1.45)]
+    assert all((t.get_ha(), t.get_fontsize()) == ("center", 8) for t in ax.texts)
+
+
+def test_score_strip_hides_the_horizontal_grid_of_an_axes_it_is_given():
+    _, ax = plt.subplots()
+    plots.plot_scores(Y4, S4, ax=ax)
+    assert not any(line.get_visible() for line in ax.get_ygridlines())
+
+
+def test_score_strip_names_its_arguments_in_errors():
+    with pytest.raises(ValueError, match="^y_score must be numeric"):
+        plots.plot_scores([0, 1], ["a", "b"])
+    with pytest.raises(ValueError, match="^inputs must have the same length: y_true has 3, y_score has 2$"):
+        plots.plot_scores([0, 1, 1], [0.2, 0.3])
+
+
+def test_reliability_diagram_layout_diagonal_and_error_bar_styles():
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    with plt.rc_context({"lines.linewidth": 3, "lines.marker": "x", "errorbar.capsize": 7}):
+        fig = plots.plot_reliability_diagram(Y4, {"m": S4, "n": 1 - S4}, n_bins=2)
+    ax, ax_n = fig.axes
+    assert ax.get_subplotspec().get_gridspec().get_height_ratios() == [3, 1]
+    assert ax.get_shared_x_axes().joined(ax, ax_n)
+    assert isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+    diagonal = ax.get_lines()[0]
+    assert (list(diagonal.get_xdata()), list(diagonal.get_ydata())) == ([0, 1], [0, 1])
+    assert (diagonal.get_color(), diagonal.get_linestyle(), diagonal.get_linewidth()) == ("0.45", ":", 1.2)
+    lines = [container.lines[0] for container in ax.containers]
+    assert [(line.get_color(), line.get_linestyle(), line.get_marker()) for line in lines] == [
+        ("#0072B2", "-", "o"),
+        ("#D55E00", "--", "s"),
+    ]
+    caps = [cap for container in ax.containers for cap in container.lines[1]]
+    assert {cap.get_markersize() for cap in caps} == {5.0}  # twice the capsize of 2.5
+    assert all(bar.get_linewidth() == 0.4 for bar in ax_n.patches)
+    assert ax.get_xlim() == (-0.02, 1.02) and ax.get_ylim() == (-0.02, 1.02)
+    legend = ax.get_legend()
+    assert legend._loc == 2  # upper left
+    assert {t.get_fontsize() for t in legend.get_texts()} == {8}
+    alone = plots.plot_reliability_diagram(Y4, {"m": S4}, n_bins=2, show_counts=False)
+    assert isinstance(alone.get_layout_engine(), ConstrainedLayoutEngine)
+
+
+def test_reliability_bars_of_one_model_fill_most_of_their_bin():
+    p = np.tile(np.linspace(0.05, 0.95, 10), 2)
+    y = np.r_[np.zeros(10), np.ones(10)]
+    bars = plots.plot_reliability_diagram(y, {"m": p}).axes[1].patches  # ten bins by default
+    assert [round(b.get_x() + b.get_width() / 2, 9) for b in bars] == pytest.approx(
+        np.linspace(0.05, 0.95, 10)
+    )
+    assert [b.get_width() for b in bars] == pytest.approx([0.08] * 10)
+
+
+def test_reliability_diagram_passes_the_binning_strategy_on():
+    # quantile edges of 0.1, 0.2, 0.3, 0.9 in two bins: 0.1, 0.25, 0.9
+    fig = plots.plot_reliability_diagram(
+        [0, 0, 1, 1], {"m": [0.1, 0.2, 0.3, 0.9]}, n_bins=2, strategy="quantile"
+    )
+    bars = fig.axes[1].patches
+    assert [b.get_x() + b.get_width() / 2 for b in bars] == pytest.approx([0.175, 0.575])
+    assert [b.get_width() for b in bars] == pytest.approx([0.8 * 0.15, 0.8 * 0.65])
+
+
+def test_reliability_counts_within_a_factor_50_keep_a_linear_scale():
+    p = np.r_[np.full(10, 0.2), np.full(20, 0.8)]
+    y = np.r_[np.zeros(9), 1, np.ones(19), 0]
+    assert plots.plot_reliability_diagram(y, {"m": p}, n_bins=2).axes[1].get_yscale() == "linear"
+
+
+def test_reliability_diagram_asks_for_a_dict_of_models():
+    with pytest.raises(ValueError, match=r"^probs must be a non-empty dict \{model name: probabilities\}$"):
+        plots.plot_reliability_diagram(Y4, {})
+
+
+class _LatentModel:
+    """A fitted ordinal model as plot_cut_points sees it: cut-points, classes, and latent scores equal to X."""
+
+    cut_points_ = np.array([0.0, 1.0])
+    classes_ = np.array([2, 4, 6])
+
+    def latent_score(self, X):
+        return np.asarray(X, dtype=float)
+
+
+def test_cut_points_plot_histogram_reaches_the_99th_percentile_of_the_scores():
+    scores = np.arange(101.0)  # percentiles 1 and 99: 1 and 99
+    ax = plots.plot_cut_points(_LatentModel(), scores)
+    # two cuts 1 apart: -1.6 to 2.6 from the cuts; the 99th percentile stretches the right end
+    assert ax.get_xlim() == pytest.approx((-1.6, 99.0))
+    bars = ax.patches
+    assert bars[0].get_x() == pytest.approx(-1.6)
+    assert bars[-1].get_x() + bars[-1].get_width() == pytest.approx(99.0)
+    assert bars[0].get_label() == term("latent_score")
+    assert [t.get_text() for t in ax.texts] == ["θ1", "θ2", "2", "4", "6"]
+
+
+def test_cut_points_plot_text_styles_title_and_grid():
+    with plt.rc_context({"font.size": 13, "axes.titlesize": 13, "axes.titlepad": 2, "text.color": "red"}):
+        ax = plots.plot_cut_points([0.0, 1.0], labels=["a", "b", "c"])
+    assert ax.get_xlim() == pytest.approx((-1.6, 2.6))  # span 1
+    cut_names, class_names = ax.texts[:2], ax.texts[2:]
+    for t in ax.texts:
+        assert t.get_transform() is ax.get_xaxis_transform() and t.get_ha() == "center"
+    assert all(t.get_fontsize() == 9 and t.get_fontweight() == "normal" for t in cut_names)
+    assert all(t.get_fontsize() == 10 and t.get_fontweight() == "bold" for t in class_names)
+    assert ax.title.get_fontsize() == 9
+    assert ax.titleOffsetTrans.get_matrix()[1, 2] == pytest.approx(14 / 72 * ax.figure.dpi)
+    assert all(line.get_visible() for line in ax.get_xgridlines())
+    ax.set_yticks([0.5])  # a reader's own tick brings no horizontal grid line back
+    assert not any(line.get_visible() for line in ax.get_ygridlines())
+    _, given = plt.subplots()
+    plots.plot_cut_points([0.0], ax=given)
+    given.set_yticks([0.5])
+    assert not any(line.get_visible() for line in given.get_ygridlines())
+
+
+def test_cut_points_plot_accepts_decimal_cut_points():
+    from decimal import Decimal
+
+    ax = plots.plot_cut_points([Decimal("0.5"), Decimal("1.5")])
+    assert ax.get_xlim() == pytest.approx((0.5 - 1.6, 1.5 + 1.6))
+
+
+@pytest.mark.parametrize("model", [object(), [], [[0.0, 1.0]]])
+def test_cut_points_plot_rejects_what_has_no_cut_points(model):
+    with pytest.raises(
+        ValueError, match="^model must be a fitted OrdinalLogisticRegression or a sequence of cut-points$"
+    ):
+        plots.plot_cut_points(model)
+
+
+def test_cut_points_plot_counts_the_labels_it_needs():
+    with pytest.raises(ValueError, match="^2 cut-points separate 3 classes, got 2 labels$"):
+        plots.plot_cut_points([0.0, 1.0], labels=["a", "b"])
+
+
+def test_threshold_sweep_draws_each_column_against_the_threshold():
+    table = threshold_table(Y4, S4, [0.2, 0.5, 0.9])  # precision 2/3, 1, nan; recall 1, 1/2, 0
+    with plt.rc_context({"lines.marker": "x", "lines.markersize": 11}):
+        _, ax = plt.subplots()  # made outside the course style: matplotlib's own colour cycle
+        plots.plot_threshold_sweep(table, columns=("precision", "recall", "specificity", "f1", "tp"), ax=ax)
+    lines = ax.get_lines()
+    assert all(list(line.get_xdata()) == [0.2, 0.5, 0.9] for line in lines)
+    assert list(lines[1].get_ydata()) == pytest.approx([1.0, 0.5, 0.0])
+    assert [(line.get_color(), line.get_marker()) for line in lines] == [
+        ("#0072B2", "o"),
+        ("#D55E00", "s"),
+        ("#009E73", "^"),
+        ("#CC79A7", "D"),
+        ("#E69F00", "v"),  # the fifth series: orange, a colour the first four do not use
+    ]
+    assert {line.get_markersize() for line in lines} == {3.5}
+    assert ax.get_ylim() == (-0.02, 1.02)
+    assert {t.get_fontsize() for t in ax.get_legend().get_texts()} == {8}
+
+
+def test_threshold_sweep_and_expected_cost_reject_what_is_not_a_table():
+    with pytest.raises(
+        ValueError,
+        match=r"^table lacks the columns \['threshold', 'precision', 'recall'\]; build it with metrics.threshold_table$",
+    ):
+        plots.plot_threshold_sweep([0.2, 0.5])
+    with pytest.raises(
+        ValueError,
+        match=r"^table lacks the columns \['threshold', 'cost'\]; build it with metrics.expected_cost_by_threshold$",
+    ):
+        plots.plot_expected_cost([0.2, 0.5])
+
+
+def test_expected_cost_of_a_second_model_takes_the_style_after_the_lines_drawn():
+    import pandas as pd
+
+    first = pd.DataFrame({"threshold": [0.2, 0.4, 0.6], "cost": [0.5, 0.3, 0.4]})
+    second = pd.DataFrame({"threshold": [0.1, 0.5], "cost": [0.9, 0.7]})
+    with plt.rc_context({"lines.linestyle": "--", "lines.marker": "x"}):
+        ax = plots.plot_expected_cost(first, label="A")
+        plots.plot_expected_cost(second, ax=ax, label="B")
+    curve_a, best_a, curve_b, best_b = ax.get_lines()
+    assert (list(curve_b.get_xdata()), list(curve_b.get_ydata())) == ([0.1, 0.5], [0.9, 0.7])
+    green = plots.PALETTE["green"]  # two lines on the axes already: the third series style
+    assert (curve_a.get_color(), curve_a.get_linestyle(), curve_a.get_label()) == (
+        plots.PALETTE["blue"],
+        "-",
+        "A",
+    )
+    assert (curve_b.get_color(), curve_b.get_linestyle(), curve_b.get_label()) == (green, "-.", "B")
+    assert (best_b.get_color(), best_b.get_linestyle()) == (green, "None")
+    assert ax.get_ylim()[0] == 0
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "A",
+        f"{term('minimum')}: {term('threshold')} 0.40",
+        "B",
+        f"{term('minimum')}: {term('threshold')} 0.50",
+    ]
+    assert {t.get_fontsize() for t in ax.get_legend().get_texts()} == {8}
+
+
+def test_reliability_curves_of_a_fifth_model_take_a_fifth_colour():
+    probs = {f"m{i}": S4 for i in range(5)}
+    ax = plots.plot_reliability_diagram(Y4, probs, n_bins=2, show_counts=False).axes[0]
+    colours = [container.lines[0].get_color() for container in ax.containers]
+    assert colours == ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00"]
