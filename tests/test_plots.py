@@ -804,3 +804,249 @@ def test_reliability_curves_of_a_fifth_model_take_a_fifth_colour():
     ax = plots.plot_reliability_diagram(Y4, probs, n_bins=2, show_counts=False).axes[0]
     colours = [container.lines[0].get_color() for container in ax.containers]
     assert colours == ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00"]
+
+
+# --- mutation: confusion matrices, curves, galleries
+
+
+def _used_axes():
+    """Axes made outside the course style (default colour cycle, no grid) with one line drawn."""
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    return ax
+
+
+def _is_baseline(line):
+    return (line.get_color(), line.get_linestyle(), line.get_linewidth()) == ("0.45", ":", 1.2)
+
+
+def test_curves_name_the_wrong_argument():
+    with pytest.raises(ValueError, match=r"^scores must be a non-empty dict \{model name: scores\}$"):
+        plots.plot_roc([0, 1], {})
+    with pytest.raises(ValueError, match=r"^scores\['m'\] must be numeric"):
+        plots.plot_roc([0, 1], {"m": ["a", "b"]})
+    with pytest.raises(ValueError, match="^inputs must have the same length: y_true has 3, scores has 2$"):
+        plots.plot_pr([0, 1, 1], {"m": [0.2, 0.3]})
+    with pytest.raises(ValueError, match="^y_true must be 1-D"):
+        plots.plot_roc([[0, 1]], {"m": [0.2, 0.3]})
+
+
+def test_roc_curve_points_styles_and_frame():
+    from sklearn.metrics import roc_curve
+
+    ax = plots.plot_roc(Y4, {"m": S4, "n": 1 - S4}, ax=_used_axes())
+    _, baseline, m, n = ax.get_lines()
+    assert (list(baseline.get_xdata()), list(baseline.get_ydata())) == ([0, 1], [0, 1])
+    assert _is_baseline(baseline)
+    fpr, tpr, _ = roc_curve(Y4, S4)
+    assert (list(m.get_xdata()), list(m.get_ydata())) == (list(fpr), list(tpr))
+    assert m.get_drawstyle() == "default"
+    assert [(line.get_color(), line.get_linestyle(), line.get_markersize()) for line in (m, n)] == [
+        (plots.PALETTE["blue"], "-", 3.5),
+        (plots.PALETTE["vermillion"], "--", 3.5),
+    ]
+    assert ax.get_xlim() == (-0.02, 1.02)
+    legend = ax.get_legend()
+    assert legend._loc == 4  # lower right
+    assert [t.get_fontsize() for t in legend.get_texts()] == [8] * 3
+
+
+def test_pr_curve_steps_baseline_at_the_prevalence_and_frame():
+    from sklearn.metrics import precision_recall_curve
+
+    y, s = np.array([0, 0, 0, 1]), np.array([0.1, 0.4, 0.35, 0.8])
+    ax = plots.plot_pr(y, {"m": s, "n": 1 - s}, ax=_used_axes())
+    _, baseline, m, n = ax.get_lines()
+    assert (list(baseline.get_xdata()), list(baseline.get_ydata())) == ([0, 1], [0.25, 0.25])
+    assert _is_baseline(baseline)
+    assert baseline.get_label() == f"{term('prevalence_line')} (0.250)"
+    precision, recall, _ = precision_recall_curve(y, s)
+    assert (list(m.get_xdata()), list(m.get_ydata())) == (list(recall), list(precision))
+    assert m.get_drawstyle() == "steps-post"
+    assert [(line.get_color(), line.get_linestyle(), line.get_markersize()) for line in (m, n)] == [
+        (plots.PALETTE["blue"], "-", 3.5),
+        (plots.PALETTE["vermillion"], "--", 3.5),
+    ]
+    assert ax.get_xlim() == (-0.02, 1.02)
+    assert [t.get_fontsize() for t in ax.get_legend().get_texts()] == [8] * 3
+
+
+def test_roc_pr_puts_the_two_plots_in_one_row():
+    fig = plots.plot_roc_pr(Y4, {"m": S4})
+    assert [ax.get_subplotspec().get_geometry() for ax in fig.axes] == [(1, 2, 0, 0), (1, 2, 1, 1)]
+
+
+def test_confusion_matrix_draws_on_the_given_axes_with_the_given_names():
+    ax = _used_axes()
+    y_true = ["yes", "yes", "yes", "no", "no", "no"]
+    y_pred = ["yes", "yes", "no", "yes", "no", "no"]
+    out = plots.plot_confusion_matrix(y_true, y_pred, pos_label="yes", pos_name="ill", neg_name="well", ax=ax)
+    assert out is ax
+    assert [t.get_text() for t in ax.texts] == ["TP\n2", "FN\n1", "FP\n1", "TN\n2"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["ill", "well"]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["ill", "well"]
+
+
+def test_matrix_cells_shading_ticks_and_frame():
+    from matplotlib.colors import to_rgba
+
+    ax = plots._draw_matrix(
+        [[5, 1], [2, 7]], [["TP", "FN"], ["FP", "TN"]], ("a", "b"), ax=_used_axes(), title="t"
+    )
+    image = ax.images[0]
+    light, dark = to_rgba("#D9ECF5"), to_rgba("#F2D3BF")
+    assert [[tuple(c) for c in row] for row in image.to_rgba(image.get_array(), bytes=False)] == [
+        [light, dark],
+        [dark, light],
+    ]
+    assert (image.norm.vmin, image.norm.vmax) == (0, 1)
+    cells = [(t.get_position(), t.get_ha(), t.get_va(), t.get_fontsize()) for t in ax.texts]
+    assert cells == [((j, i), "center", "center", 12) for i in range(2) for j in range(2)]
+    assert list(ax.get_xticks()) == [0, 1] and list(ax.get_yticks()) == [0, 1]
+    assert not any(line.get_visible() for line in ax.get_xgridlines() + ax.get_ygridlines())
+    assert [spine.get_visible() for spine in ax.spines.values()] == [False] * 4
+    assert ax.title.get_fontsize() == 10
+    assert ax.titleOffsetTrans.get_matrix()[1, 2] == pytest.approx(38 / 72 * ax.figure.dpi)
+
+
+def test_confusion_layouts_use_the_given_axes_only_when_both_are_given():
+    fig, (left, right) = plt.subplots(1, 2)
+    assert plots.plot_confusion_layouts(left, right) is fig
+    assert [t.get_text() for t in right.texts] == ["TN", "FP", "FN", "TP"]
+    lone = _used_axes()
+    new = plots.plot_confusion_layouts(ax_book=lone)
+    assert new is not lone.figure and len(lone.texts) == 0
+    assert new.get_layout_engine().__class__.__name__ == "ConstrainedLayoutEngine"
+    assert [ax.get_subplotspec().get_geometry() for ax in new.axes] == [(1, 2, 0, 0), (1, 2, 1, 1)]
+
+
+def test_hunt_curves_draw_each_column_against_k_in_its_style():
+    curve = _hunt([1, 0, 0, 1])  # the last example is the second error: a random order finds a half
+    ax = plots.plot_hunt_curves(curve, ax=_used_axes())
+    _, precision, recall, random_order = ax.get_lines()
+    assert list(precision.get_xdata()) == [1, 2, 3, 4] and list(recall.get_xdata()) == [1, 2, 3, 4]
+    assert list(precision.get_ydata()) == [1, 0.5, 1 / 3, 0.5]
+    assert list(recall.get_ydata()) == [0.5, 0.5, 0.5, 1]
+    assert [(line.get_color(), line.get_linestyle()) for line in (precision, recall)] == [
+        (plots.PALETTE["blue"], "-"),
+        (plots.PALETTE["vermillion"], "--"),
+    ]
+    assert list(random_order.get_ydata()) == [0.5, 0.5] and _is_baseline(random_order)
+    assert random_order.get_label() == f"{term('random_order')} (0.500)"
+    assert [t.get_fontsize() for t in ax.get_legend().get_texts()] == [8] * 3
+    with pytest.raises(
+        ValueError,
+        match=r"^curve lacks the columns \['k', 'precision', 'recall'\]; build it with metrics\.hunt_curve$",
+    ):
+        plots.plot_hunt_curves([1, 2])
+
+
+def test_review_budget_rejects_bad_curves_and_targets():
+    import pandas as pd
+
+    message = r"^curve lacks the columns {}; build it with metrics\.hunt_curve$"
+    with pytest.raises(ValueError, match=message.format(r"\['k', 'recall'\]")):
+        plots.plot_review_budget([1, 2])
+    with pytest.raises(ValueError, match=message.format(r"\['recall'\]")):
+        plots.plot_review_budget(pd.DataFrame({"k": [1]}))
+    with pytest.raises(ValueError, match="^curve is empty: there is nothing to draw$"):
+        plots.plot_review_budget(pd.DataFrame({"k": [], "recall": []}))
+    curve = _hunt([1, 0])
+    with pytest.raises(ValueError, match=r"^target must lie in \[0, 1\], got 1\.5"):
+        plots.plot_review_budget(curve, targets=1.5)
+    with pytest.raises(ValueError, match=r"^target must lie in \[0, 1\], got -0\.5"):
+        plots.plot_review_budget(curve, targets=-0.5)
+
+
+def test_review_budget_lines_markers_and_legend():
+    curve = _hunt([1, 0, 0, 1])
+    ax = plots.plot_review_budget(curve, targets=(0.5, 0.5 + 1e-12), ax=_used_axes())
+    _, ranked, random_order, *markers = ax.get_lines()
+    assert (list(ranked.get_xdata()), list(ranked.get_ydata())) == ([1, 2, 3, 4], [0.5, 0.5, 0.5, 1])
+    assert (ranked.get_color(), ranked.get_linestyle()) == (plots.PALETTE["blue"], "-")
+    assert _is_baseline(random_order)
+    assert [m.get_xdata()[0] for m in markers] == [1, 1]  # within 1e-12 of the target counts as reached
+    assert [m.get_color() for m in markers] == [plots.series_style(i)["color"] for i in (1, 2)]
+    assert all(m.get_linestyle() == "None" for m in markers)
+    assert [t.get_fontsize() for t in ax.get_legend().get_texts()] == [8] * 4
+
+
+def test_image_gallery_grid_titles_and_image_style():
+    fig = plots.plot_image_gallery(np.zeros((7, 2, 2)), list(range(7)), list(range(7)))
+    assert len(fig.axes) == 12 and tuple(fig.get_size_inches()) == pytest.approx((1.55 * 6, 1.85 * 2))
+    assert not any(ax.axison for ax in fig.axes)
+    image = fig.axes[0].images[0]
+    assert (image.get_cmap().name, image.get_interpolation()) == ("gray_r", "nearest")
+    assert fig.axes[0].title.get_fontsize() == 7.5
+    one = plots.plot_image_gallery(np.zeros((1, 2, 2)), ["a"], ["b"], titles_extra=["loss 2"])
+    assert len(one.axes) == 1 and tuple(one.get_size_inches()) == pytest.approx((1.55, 1.85))
+    assert one.axes[0].get_title() == f"{term('given_label')}: a\n{term('predicted_label')}: b\nloss 2"
+    numbers_as_objects = np.array([[[0, 1], [1, 0]]], dtype=object)
+    drawn_image = plots.plot_image_gallery(numbers_as_objects, [1], [1]).axes[0].images[0]
+    assert drawn_image.get_array().tolist() == [[0.0, 1.0], [1.0, 0.0]]
+
+
+def test_image_gallery_rejects_shapes_that_do_not_fit():
+    with pytest.raises(ValueError, match=r"^shape=\(2, 2, 1\) does not fit images of 4 pixels each$"):
+        plots.plot_image_gallery(np.zeros((2, 4)), [0, 1], [0, 1], shape=(2, 2, 1))
+    with pytest.raises(ValueError, match=r"^shape=\(3, 2\) does not fit images of 4 pixels each$"):
+        plots.plot_image_gallery(np.zeros((2, 4)), [0, 1], [0, 1], shape=(3, 2))
+    message = r"^images must be a non-empty \(n, h\*w\) or \(n, h, w\) array, got shape \({}\)$"
+    with pytest.raises(ValueError, match=message.format("4,")):
+        plots.plot_image_gallery(np.zeros(4), [0], [0])
+    with pytest.raises(ValueError, match=message.format("0, 2, 2")):
+        plots.plot_image_gallery(np.zeros((0, 2, 2)), [0], [0])
+    with pytest.raises(
+        ValueError, match="^inputs must have the same length: images has 2, given has 3, predicted has 2$"
+    ):
+        plots.plot_image_gallery(np.zeros((2, 4)), [0, 1, 2], [0, 1])
+    with pytest.raises(
+        ValueError, match="^inputs must have the same length: images has 2, given has 2, predicted has 3$"
+    ):
+        plots.plot_image_gallery(np.zeros((2, 4)), [0, 1], [0, 1, 2])
+
+
+def test_ordinal_confusion_rejects_bad_input_naming_the_argument():
+    for args, name in [(([[1, 2]], [1, 2], [1, 2]), "y_true"), (([1, 2], [[1, 2]], [1, 2]), "y_pred")]:
+        with pytest.raises(ValueError, match=f"^{name} must be 1-D"):
+            plots.plot_ordinal_confusion(*args)
+    with pytest.raises(ValueError, match="^labels must be 1-D"):
+        plots.plot_ordinal_confusion([1, 2], [1, 2], [[1, 2]])
+    with pytest.raises(ValueError, match="^inputs must have the same length: y_true has 3, y_pred has 2$"):
+        plots.plot_ordinal_confusion([1, 2, 2], [1, 2], [1, 2])
+    with pytest.raises(ValueError, match=r"^labels \['a', 'b', 'c', 'd', 'e'\] are not in labels=\['z'\]$"):
+        plots.plot_ordinal_confusion(list("abcdef"), list("abcdef"), ["z"])
+    mixed = np.array([1, "x"], dtype=object)
+    with pytest.raises(ValueError, match=r"^labels \[1, 'x'\] are not in labels=\[2\]$"):
+        plots.plot_ordinal_confusion(mixed, mixed, [2])
+
+
+def test_ordinal_confusion_cells_bands_and_frame():
+    from matplotlib.colors import to_rgba
+
+    with plt.rc_context({"patch.linewidth": 3.0}):
+        ax = plots.plot_ordinal_confusion(
+            [1] * 31 + [2, 3], [1] * 20 + [2] * 11 + [2, 3], [1, 2, 3], ax=_used_axes()
+        )
+    assert ax.images[0].get_array().tolist() == [[20, 11, 0], [0, 1, 0], [0, 0, 1]]
+    assert ax.images[0].norm.vmin == 0
+    by_cell = {(round(t.get_position()[1]), round(t.get_position()[0])): t for t in ax.texts}
+    assert by_cell[0, 1].get_color() == "white"  # 11 is not more than 0.55 × 20
+    assert all((t.get_ha(), t.get_va()) == ("center", "center") for t in ax.texts)
+    assert not any(line.get_visible() for line in ax.get_xgridlines() + ax.get_ygridlines())
+    assert ax.title.get_fontsize() == 9
+    bands = sorted((p.get_xy(), p.get_width(), p.get_height(), p.get_linestyle()) for p in ax.patches)
+    cells = [((j - 0.5, i - 0.5), 1, 1, style) for i, j, style in [(0, 1, "--"), (1, 0, "--"), (1, 2, "--")]]
+    cells += [((j - 0.5, i - 0.5), 1, 1, style) for i, j, style in [(2, 1, "--"), (0, 2, ":"), (2, 0, ":")]]
+    assert bands == sorted(cells)
+    assert all(
+        p.get_linewidth() == 1.0 and p.get_edgecolor() == to_rgba(plots.PALETTE["orange"]) for p in ax.patches
+    )
+    shares = plots.plot_ordinal_confusion([1, 1], [1, 2], [1, 2], normalize=True)
+    assert [t.get_color() for t in shares.texts] == ["black", "black", "white", "white"]  # halves are the top
+
+
+def test_ordinal_confusion_colour_scale_starts_at_zero():
+    ax = plots.plot_ordinal_confusion([1, 1, 1, 2, 2], [1, 1, 2, 1, 2], [1, 2])
+    assert ax.images[0].get_array().tolist() == [[2, 1], [1, 1]]
+    assert ax.images[0].norm.vmin == 0

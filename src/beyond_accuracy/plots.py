@@ -543,7 +543,7 @@ def plot_ordinal_confusion(y_true, y_pred, labels, ax=None, normalize=False):
     count and the bands one and two classes away from the diagonal are outlined."""
     from sklearn.metrics import confusion_matrix
 
-    labels = list(v.as_1d(labels, "labels"))
+    labels = v.as_1d(labels, "labels").tolist()
     y_true, y_pred = v.as_1d(y_true, "y_true"), v.as_1d(y_pred, "y_pred")
     v.same_length(y_true=y_true, y_pred=y_pred)
     unknown = sorted(set(np.concatenate([y_true, y_pred]).tolist()) - set(labels), key=str)
