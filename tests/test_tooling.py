@@ -61,3 +61,22 @@ def test_solution_cells_become_placeholders():
     assert "answer_counts = ..." in out and "answer_f1 = ..." in out and "0.4" not in out
     with pytest.raises(ValueError, match="answer_"):
         placeholder("x = 1")
+
+
+def test_a_mutant_is_matched_by_the_line_it_writes_or_the_line_it_deletes():
+    from tools.mutation import mutated_lines
+
+    changed = "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-    x = 1\n+    x = 2\n"
+    deleted = '--- a.py\n+++ a.py\n@@ -1,2 +1 @@\n     f(\n-        drawstyle="default",\n'
+    assert mutated_lines(changed) == ["x = 2"]
+    assert mutated_lines(deleted) == ['(deleted) drawstyle="default",']
+
+
+def test_every_equivalent_mutant_has_its_line_and_a_reason():
+    from tools.mutation import read_equivalents
+
+    rows = read_equivalents()
+    assert len({r["mutant"] for r in rows}) == len(rows), "a mutant is listed twice"
+    for row in rows:
+        assert row["mutant"].startswith("beyond_accuracy.") and "__mutmut_" in row["mutant"], row
+        assert row["mutated_line"].strip() and len(row["reason"].split()) >= 5, row

@@ -8,7 +8,8 @@ survives when every test still passes. Its working copy is mutants/ (git-ignored
 
 Some survivors cannot be killed by any input: the mutated code computes the same thing (an
 "equivalent mutant"). They are listed, each with the reason, in tools/mutation_equivalents.csv
-(columns mutant, mutated_line, reason); the score leaves them out:
+(columns mutant, mutated_line, reason; a mutant that only deletes a line has "(deleted) <line>"
+as its mutated_line); the score leaves them out:
 
     score = killed / (mutants - equivalent)
 
@@ -88,8 +89,17 @@ def diff_of(name: str, path: Path) -> str:
 
 
 def mutated_lines(diff: str) -> list[str]:
-    return [
+    """The lines a mutant writes; for a mutant that only deletes, "(deleted) " and each line it
+    deletes (the form of its row in tools/mutation_equivalents.csv)."""
+    added = [
         line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")
+    ]
+    if added:
+        return added
+    return [
+        "(deleted) " + line[1:].strip()
+        for line in diff.splitlines()
+        if line.startswith("-") and not line.startswith("---")
     ]
 
 
