@@ -771,7 +771,7 @@ def test_threshold_sweep_and_expected_cost_reject_what_is_not_a_table():
         plots.plot_expected_cost([0.2, 0.5])
 
 
-def test_expected_cost_of_a_second_model_takes_the_style_after_the_lines_drawn():
+def test_expected_cost_of_each_model_takes_the_next_series_style():
     import pandas as pd
 
     first = pd.DataFrame({"threshold": [0.2, 0.4, 0.6], "cost": [0.5, 0.3, 0.4]})
@@ -781,14 +781,14 @@ def test_expected_cost_of_a_second_model_takes_the_style_after_the_lines_drawn()
         plots.plot_expected_cost(second, ax=ax, label="B")
     curve_a, best_a, curve_b, best_b = ax.get_lines()
     assert (list(curve_b.get_xdata()), list(curve_b.get_ydata())) == ([0.1, 0.5], [0.9, 0.7])
-    green = plots.PALETTE["green"]  # two lines on the axes already: the third series style
+    second_style = plots.PALETTE["vermillion"]  # the second curve (its first call drew two lines)
     assert (curve_a.get_color(), curve_a.get_linestyle(), curve_a.get_label()) == (
         plots.PALETTE["blue"],
         "-",
         "A",
     )
-    assert (curve_b.get_color(), curve_b.get_linestyle(), curve_b.get_label()) == (green, "-.", "B")
-    assert (best_b.get_color(), best_b.get_linestyle()) == (green, "None")
+    assert (curve_b.get_color(), curve_b.get_linestyle(), curve_b.get_label()) == (second_style, "--", "B")
+    assert (best_b.get_color(), best_b.get_linestyle()) == (second_style, "None")
     assert ax.get_ylim()[0] == 0
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
         "A",
@@ -797,6 +797,19 @@ def test_expected_cost_of_a_second_model_takes_the_style_after_the_lines_drawn()
         f"{term('minimum')}: {term('threshold')} 0.50",
     ]
     assert {t.get_fontsize() for t in ax.get_legend().get_texts()} == {8}
+
+
+def test_expected_cost_curves_of_five_models_all_differ():
+    import pandas as pd
+
+    ax = None
+    for i in range(5):
+        table = pd.DataFrame({"threshold": [0.2, 0.6], "cost": [0.5 + i, 0.4 + i]})
+        ax = plots.plot_expected_cost(table, ax=ax, label=f"model {i}")
+    curves = ax.get_lines()[::2]
+    styles = [(c.get_color(), c.get_linestyle()) for c in curves]
+    assert len(set(styles)) == 5, styles
+    assert styles[:4] == [("#0072B2", "-"), ("#D55E00", "--"), ("#009E73", "-."), ("#CC79A7", ":")]
 
 
 def test_reliability_curves_of_a_fifth_model_take_a_fifth_colour():

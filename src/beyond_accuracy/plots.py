@@ -336,6 +336,9 @@ def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, 
     return localise_axes(ax)
 
 
+_COST_CURVE = "ba-expected-cost"
+
+
 def plot_expected_cost(table, ax=None, label=None):
     """Expected cost per example against the threshold (a table from
     :func:`beyond_accuracy.metrics.expected_cost_by_threshold`), with its minimum marked."""
@@ -348,10 +351,12 @@ def plot_expected_cost(table, ax=None, label=None):
     with course_style():
         if ax is None:
             _, ax = plt.subplots(figsize=(5.4, 3.6))
-        style = SERIES[len(ax.lines) % len(SERIES)]
+        # the n-th cost curve on these axes gets the n-th series style (each call draws two lines)
+        style = series_style(sum(line.get_gid() == _COST_CURVE for line in ax.lines))
         ax.plot(
-            table["threshold"], table["cost"], color=style["color"], linestyle=style["linestyle"], label=label
-        )
+            table["threshold"], table["cost"], color=style["color"], linestyle=style["linestyle"],
+            label=label, gid=_COST_CURVE,
+        )  # fmt: skip
         best = table.loc[table["cost"].idxmin()]
         ax.plot(
             [best["threshold"]],
