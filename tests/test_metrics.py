@@ -357,7 +357,11 @@ def test_cost_threshold_near_the_largest_float():
     assert cost_threshold(c_fp=1e308, c_fn=3e307, c_tp=1e307, c_tn=-1e308) == pytest.approx(10 / 11)
     # c_fn > c_tp, so not degenerate, however small c_fn is next to the other costs
     assert cost_threshold(c_fp=1e308, c_fn=1e-300, c_tn=-1e308) == 1.0
-    with pytest.raises(ValueError, match=r"^degenerate costs \(c_fn <= c_tp\)"):
+    message = (
+        r"^degenerate costs \(c_fn <= c_tp\): being wrong must cost more than being right for both "
+        r"classes, otherwise the best decision ignores the probability$"
+    )
+    with pytest.raises(ValueError, match=message):
         cost_threshold(c_fp=1e308, c_fn=1e-300, c_tp=1e-300, c_tn=-1e308)
 
 
