@@ -272,3 +272,144 @@ def test_calibration_messages_name_the_problem():
         expected_calibration_error([0, 1], np.array([[0.4, 0.6], [0.9, 0.1]]))
     with pytest.raises(ValueError, match="same length"):
         expected_calibration_error([0, 1, 2], proba, labels=[0, 1, 2], kind="top-label")
+
+
+def test_reliability_and_brier_default_to_ten_bins():
+    # 0.01 and 0.095 share the first of ten bins, [0, 0.1), but not of eleven
+    table = reliability_table([0, 1], [0.01, 0.095])
+    assert table[["bin_lower", "bin_upper", "count"]].values.tolist() == [[0.0, 0.1, 2]]
+    assert table["mean_predicted"].tolist() == pytest.approx([0.0525])
+    assert brier_decomposition([0, 1], [0.01, 0.095]) == pytest.approx((0.4475**2, 0.0, 0.25))
+
+
+def test_n_bins_limits():
+    table = reliability_table([0, 1], [0.2, 0.9], n_bins=10_000)
+    assert table["bin_lower"].tolist() == pytest.approx([0.2, 0.9])
+    message = (
+        r"^n_bins must be at most 10,000, got 10,001: the bins cost memory whether or not a prediction "
+        r"falls in them, and so many bins hold too few predictions each to estimate anything$"
+    )
+    with pytest.raises(ValueError, match=message):
+        reliability_table([0, 1], [0.2, 0.9], n_bins=10_001)
+    for bad in (True, 2.5):
+        with pytest.raises(ValueError, match=f"^n_bins must be a positive whole number, got {bad}$"):
+            reliability_table([0, 1], [0.2, 0.9], n_bins=bad)
+
+
+@pytest.mark.parametrize(
+    "y, p, message",
+    [
+        ([0, 1], [0.2, 1.2], r"^y_prob must hold probabilities in \[0, 1\]; found \[1.2\]$"),
+        ([0, 1, 1], [0.2, 0.3], r"^inputs must have the same length: y_true has 3, y_prob has 2$"),
+        ([0, np.nan], [0.2, 0.3], r"^y_true contains missing values \(NaN/None\) at positions \[1\]$"),
+        (
+            list(range(7)),
+            [0.5] * 7,
+            r"^y_true must hold 0/1 labels \(1 = the positive class\), found \[0, 1, 2, 3, 4\]$",
+        ),
+    ],
+)
+def test_binary_calibration_messages(y, p, message):
+    with pytest.raises(ValueError, match=message):
+        reliability_table(y, p)
+
+
+def test_binary_kind_uses_the_column_of_pos_label():
+    y = [0, 1, 1]
+    proba = np.array([[0.5, 0.5], [0.2, 0.8], [0.9, 0.1]])
+    # pos_label=0: outcomes 1, 0, 0 at 0.5, 0.2, 0.9; [0, 0.5) holds 0.2 (gap 0.2), [0.5, 1] holds 0.5
+    # and 0.9 (one positive, sum 1.4: gap 0.4 over two)
+    kw = {"n_bins": 2, "kind": "binary"}
+    assert expected_calibration_error(y, proba, pos_label=0, **kw) == pytest.approx(0.6 / 3)
+    assert max_calibration_error(y, proba, pos_label=0, **kw) == pytest.approx(0.2)
+    # default, the larger label 1: outcomes 0, 1, 1 at 0.5, 0.8, 0.1: gaps 0.9 and |1 - 1.3| over two
+    assert expected_calibration_error(y, proba, **kw) == pytest.approx(1.2 / 3)
+    assert max_calibration_error(y, proba, **kw) == pytest.approx(0.9)
+    # labels=[1, 0]: the last label, 0, is the positive class, in column 1: outcomes 1, 0, 0 at 0.5,
+    # 0.8, 0.1: gaps 0.1 and |1 - 1.3| over two
+    assert expected_calibration_error(y, proba, labels=[1, 0], **kw) == pytest.approx(0.4 / 3)
+    assert max_calibration_error(y, proba, labels=[1, 0], **kw) == pytest.approx(0.15)
+
+
+def test_top_label_with_a_class_missing_from_y_true():
+    proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])
+    # confidences 0.7 (right), 0.8 (right), 0.4 (wrong), each alone in one of ten bins
+    assert expected_calibration_error([0, 1, 1], proba, labels=[0, 1, 2]) == pytest.approx(
+        (0.3 + 0.2 + 0.4) / 3
+    )
+
+
+THREE = np.full((3, 3), 1 / 3)
+
+
+@pytest.mark.parametrize(
+    "y, proba, kwargs, message",
+    [
+        (
+            [0, 1, 2],
+            THREE,
+            {"kind": "binary"},
+            r"^kind='binary' needs a binary problem, but y_prob has 3 columns; use kind='top-label', or "
+            r"pass the probability of one class against the rest$",
+        ),
+        (
+            [0, 1],
+            np.array([[0.4, 0.6], [0.9, 0.1]]),
+            {},
+            r"^y_prob has two columns, so it is ambiguous which ECE you want: pass kind='binary' for the "
+            r"calibration of the positive-class probability \(the column of pos_label, as in "
+            r"calibration_curve\(y, proba\[:, 1\]\)\) or kind='top-label' for the calibration of the "
+            r"confidence \(the largest probability against whether that class is right\)$",
+        ),
+        (
+            [0, 1],
+            [0.4, 0.6],
+            {"kind": "top-label"},
+            r"^kind='top-label' needs the \(n, K\) matrix of predict_proba; a 1-D y_prob holds the "
+            r"positive-class probabilities \(kind='binary'\)$",
+        ),
+        (
+            [0, 1],
+            np.array([[0.4, 0.6], [0.9, 0.1]]),
+            {"kind": "binary", "pos_label": 5},
+            r"^pos_label=5 is not one of the labels \[0, 1\]$",
+        ),
+        (
+            [0, 1, 0],
+            THREE,
+            {},
+            r"^y_prob has 3 columns but 2 labels are known \[0, 1\]; pass labels= in the column order of "
+            r"predict_proba$",
+        ),
+        (
+            list(range(7)),
+            np.full((7, 3), 1 / 3),
+            {},
+            r"^y_prob has 3 columns but 7 labels are known \[0, 1, 2, 3, 4, 5\];",
+        ),
+        (
+            list(range(9)),
+            np.full((9, 3), 1 / 3),
+            {"labels": [0, 1, 2]},
+            r"^y_true holds labels not in labels: \[3, 4, 5, 6, 7\]$",
+        ),
+        (
+            [0, 1, 1],
+            np.full((3, 1), 0.5),
+            {},
+            r"^a 2-D y_prob needs one column per class, got shape \(3, 1\)$",
+        ),
+        ([0, 1, 2], np.full((3, 3), "a"), {}, r"^y_prob must be numeric$"),
+        (
+            [0, 1, 2],
+            THREE * 3.6,
+            {},
+            r"^y_prob must hold probabilities in \[0, 1\]; found \[1.2, 1.2, 1.2\]$",
+        ),
+        ([0, np.nan, 2], THREE, {}, r"^y_true contains missing values \(NaN/None\) at positions \[1\]$"),
+    ],
+)
+def test_probability_matrix_messages(y, proba, kwargs, message):
+    for func in (expected_calibration_error, max_calibration_error):
+        with pytest.raises(ValueError, match=message):
+            func(y, proba, **kwargs)

@@ -138,3 +138,109 @@ def test_error_inspection_plots(lang):
         plots.plot_image_gallery(rng.uniform(size=(5, 64)), [1, 2], [1, 2])
     with pytest.raises(ValueError, match="lacks the columns"):
         plots.plot_hunt_curves(pd.DataFrame({"k": [1]}))
+
+
+def test_hunt_curve_rates_by_hand():
+    is_error = np.array([False, True, False, True, False, False])
+    scores = np.array([0.1, 3.0, 2.0, 1.0, 0.2, 0.3])  # found after k = 1 … 6: 1, 1, 2, 2, 2, 2
+    curve = hunt_curve(is_error, scores)
+    assert curve["precision"].tolist() == pytest.approx([1, 1 / 2, 2 / 3, 2 / 4, 2 / 5, 2 / 6])
+    assert curve["recall"].tolist() == [0.5, 0.5, 1, 1, 1, 1]
+    assert recall_at_k(is_error, scores, 1) == 0.5
+    assert precision_at_k(is_error, scores, 6) == pytest.approx(1 / 3)  # k = n: everything opened
+    counted = hunt_curve([0, 1, 1], [0.3, 0.2, 0.1])["found"]
+    assert pd.api.types.is_integer_dtype(counted) and counted.tolist() == [0, 1, 2]
+
+
+def test_ties_keep_the_data_order():
+    scores = np.tile([0.0, 1.0], 10)  # ten ties at 1.0: indices 1, 3, 5, … in this order
+    is_error = np.zeros(20, dtype=bool)
+    is_error[5] = True
+    assert review_budget(is_error, scores, 1.0) == 3
+    assert hunt_curve(is_error, scores)["found"].tolist()[:4] == [0, 0, 1, 1]
+
+
+def test_review_budget_reaches_a_recall_within_rounding():
+    is_error = np.array([False, True, False, True, False, False])
+    scores = np.array([0.1, 3.0, 2.0, 1.0, 0.2, 0.3])
+    assert review_budget(is_error, scores, 0.5 + 1e-12) == 1
+
+
+@pytest.mark.parametrize("recall", [1.5, -0.5])
+def test_review_budget_recall_message(recall):
+    with pytest.raises(ValueError, match=rf"^recall must lie in \[0, 1\], got {recall}$"):
+        review_budget([True, False], [0.1, 0.2], recall)
+
+
+@pytest.mark.parametrize("k", [True, 1.0, 7, 0])
+def test_k_message(k):
+    with pytest.raises(ValueError, match=rf"^k must be a whole number between 1 and 6, got {k}$"):
+        precision_at_k([True] + [False] * 5, np.arange(6.0), k)
+
+
+@pytest.mark.parametrize(
+    "is_error, scores, message",
+    [
+        (
+            [2, 0],
+            [0.1, 0.2],
+            r"^is_error must be booleans \(or 0/1\): True where the label is known to be wrong$",
+        ),
+        (5, [0.1], r"^is_error must be a 1-D sequence of values, got a single value 5$"),
+        ([True, False], [0.1, np.inf], r"^scores contains infinite values$"),
+        ([False, False], [0.1, 0.2], r"^is_error marks no example as an error: there is nothing to find$"),
+    ],
+)
+def test_ranking_messages(is_error, scores, message):
+    with pytest.raises(ValueError, match=message):
+        hunt_curve(is_error, scores)
+
+
+def test_per_example_loss_clips_like_log_loss():
+    eps = np.finfo(np.float64).eps
+    expected = [-np.log1p(-eps)] * 2  # a sure, right prediction: -log(1 - eps), as in log_loss
+    for proba in ([[1, 0], [0, 1]], [[1.0, 0.0], [0.0, 1.0]]):
+        losses = per_example_log_loss([0, 1], proba)
+        assert losses.tolist() == pytest.approx(expected, rel=1e-12, abs=0)
+        assert losses.mean() == pytest.approx(log_loss([0, 1], proba), rel=1e-12, abs=0)
+
+
+def test_per_example_loss_rows_must_sum_to_one_within_sqrt_eps():
+    with pytest.raises(ValueError, match=r"^each row of proba must sum to 1$"):
+        per_example_log_loss([0, 1], [[0.5, 0.500001], [0.5, 0.5]])
+
+
+@pytest.mark.parametrize(
+    "y, p, kwargs, message",
+    [
+        ([0, 1], [0.2, 1.4], {}, r"^proba must hold probabilities in \[0, 1\]; found \[1.4\]$"),
+        ([0, 1], [[1.5, 0.0], [0.5, 0.5]], {}, r"^proba must hold probabilities in \[0, 1\]$"),
+        ([0, 1], [[-0.5, 0.0], [0.5, 0.5]], {}, r"^proba must hold probabilities in \[0, 1\]$"),
+        ([0, 1], [["a", "b"], ["c", "d"]], {}, r"^proba must be numeric, got values of type <U1$"),
+        ([0, 1], np.full((2, 2, 2), 0.5), {}, r"^proba must be 1-D or 2-D, got shape \(2, 2, 2\)$"),
+        ([0, 1], [[np.nan, 1], [0.5, 0.5]], {}, r"^proba contains missing values \(NaN\)$"),
+        ([0, np.nan], [0.2, 0.3], {}, r"^y_true contains missing values \(NaN/None\) at positions \[1\]$"),
+        (
+            [0, 0],
+            [[0.5, 0.5], [0.5, 0.5]],
+            {},
+            r"^y_true holds a single label; pass labels= to say which column is which$",
+        ),
+        (
+            [0, 1],
+            [0.2, 0.3],
+            {"labels": "ab"},
+            r"^labels must be a 1-D sequence of values, got a single value 'ab'$",
+        ),
+        ([0, 1], [0.2, 0.3], {"labels": [1, 1]}, r"^labels must be distinct$"),
+        (
+            list(range(9)),
+            np.full((9, 3), 1 / 3),
+            {"labels": [0, 1, 2]},
+            r"^y_true holds labels not in labels: \[3, 4, 5, 6, 7\]$",
+        ),
+    ],
+)
+def test_per_example_loss_messages(y, p, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        per_example_log_loss(y, p, **kwargs)

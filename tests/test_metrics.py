@@ -252,3 +252,128 @@ def test_degenerate_costs_name_the_offending_pair():
     with pytest.raises(ValueError, match=r"^degenerate costs \(c_fn <= c_tp\): being wrong"):
         cost_threshold(c_fp=1, c_fn=5, c_tp=6)
     assert cost_threshold(c_fp=1, c_fn=5, c_tp=-1, c_tn=0.5) == pytest.approx(0.5 / 6.5)  # 0.5 / (0.5 + 6)
+
+
+def test_binary_scores_with_string_labels():
+    # TP 2, FP 1, FN 1, TN 1; kappa: po = 3/5, pe = (3*3 + 2*2) / 25 = 13/25, so (2/25) / (12/25)
+    y = ["spam", "ham", "spam", "ham", "spam"]
+    p = ["spam", "spam", "ham", "ham", "spam"]
+    assert binary_scores(y, p, pos_label="spam").to_dict() == pytest.approx(
+        {
+            "accuracy": 0.6,
+            "precision": 2 / 3,
+            "recall": 2 / 3,
+            "specificity": 0.5,
+            "npv": 0.5,
+            "f1": 2 / 3,
+            "balanced_accuracy": 7 / 12,
+            "mcc": 1 / 6,
+            "kappa": 1 / 6,
+        }
+    )
+
+
+def test_binary_scores_without_any_positive():
+    s = binary_scores([0, 0, 0], [0, 0, 0])
+    assert list(s.index) == list(by_hand(np.array([0, 1]), np.array([0, 1])))
+    assert s.to_dict() == {
+        "accuracy": 1.0,
+        "precision": 0.0,
+        "recall": 0.0,
+        "specificity": 1.0,
+        "npv": 1.0,
+        "f1": 0.0,
+        "balanced_accuracy": 1.0,
+        "mcc": 0.0,
+        "kappa": 0.0,
+    }
+
+
+@pytest.mark.filterwarnings("ignore:A single label was found")
+def test_binary_scores_when_everything_is_positive():
+    assert binary_scores([1, 1], [1, 1]).to_dict() == {
+        "accuracy": 1.0,
+        "precision": 1.0,
+        "recall": 1.0,
+        "specificity": 0.0,
+        "npv": 0.0,
+        "f1": 1.0,
+        "balanced_accuracy": 1.0,
+        "mcc": 0.0,
+        "kappa": 0.0,
+    }
+
+
+@pytest.mark.filterwarnings("error::sklearn.exceptions.UndefinedMetricWarning")
+@pytest.mark.parametrize(
+    "y, p, name",
+    [
+        ([0, 1], [0, 0], "precision"),  # nothing flagged
+        ([0, 0], [0, 1], "recall"),  # no true positive exists
+        ([1, 1], [0, 1], "specificity"),  # no true negative exists
+        ([0, 1], [1, 1], "npv"),  # nothing passed
+    ],
+)
+def test_undefined_ratios_are_zero_without_a_warning(y, p, name):
+    assert binary_scores(y, p)[name] == 0.0
+
+
+def test_threshold_table_specificity_and_string_labels():
+    df = datasets.twenty_patients()
+    t = threshold_table(df["y"], df["score"], [0.3, 0.7]).set_index("threshold")
+    assert t["specificity"].tolist() == [0.6, 0.9]  # tn / 10 negatives
+    t = threshold_table(["spam", "ham", "spam", "ham"], [0.9, 0.2, 0.4, 0.6], 0.5, pos_label="spam")
+    assert t[["tp", "fp", "fn", "tn"]].values.tolist() == [[1, 1, 1, 1]]
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"y_score": [0.2, np.inf]}, r"^y_score contains infinite values$"),
+        ({"thresholds": [np.inf]}, r"^thresholds contains infinite values$"),
+        (
+            {"thresholds": "0.5"},
+            r"^thresholds must be a number or a sequence of numbers, got the string '0.5'$",
+        ),
+        ({"betas": "1"}, r"^betas must be a number or a sequence of numbers, got the string '1'$"),
+        ({"betas": (0,)}, r"^beta must lie in \[1e-12, None\], got 0$"),
+    ],
+)
+def test_threshold_table_messages(kwargs, message):
+    args = {"y_true": [0, 1], "y_score": [0.2, 0.4], "thresholds": [0.5]} | kwargs
+    with pytest.raises(ValueError, match=message):
+        threshold_table(**args)
+
+
+@pytest.mark.parametrize("name", ["c_fp", "c_fn", "c_tp", "c_tn"])
+def test_cost_messages_name_the_cost(name):
+    costs = {"c_fp": 1, "c_fn": 2, "c_tp": 0, "c_tn": 0} | {name: "1"}
+    with pytest.raises(ValueError, match=f"^{name} must be a finite number, got '1'$"):
+        cost_threshold(**costs)
+
+
+def test_cost_threshold_near_the_largest_float():
+    # c_fp - c_tn = 2e308 overflows; the threshold is 2e308 / (2e308 + 2e307) = 10/11
+    assert cost_threshold(c_fp=1e308, c_fn=3e307, c_tp=1e307, c_tn=-1e308) == pytest.approx(10 / 11)
+    # c_fn > c_tp, so not degenerate, however small c_fn is next to the other costs
+    assert cost_threshold(c_fp=1e308, c_fn=1e-300, c_tn=-1e308) == 1.0
+    message = (
+        r"^degenerate costs \(c_fn <= c_tp\): being wrong must cost more than being right for both "
+        r"classes, otherwise the best decision ignores the probability$"
+    )
+    with pytest.raises(ValueError, match=message):
+        cost_threshold(c_fp=1e308, c_fn=1e-300, c_tp=1e-300, c_tn=-1e308)
+
+
+def test_expected_cost_by_hand():
+    y, pred = [1, 1, 0, 0], [1, 0, 1, 0]  # one of each cell: (c_tp + c_fp + c_fn + c_tn) / 4
+    assert expected_cost(y, pred, c_fp=1, c_fn=5) == 1.5
+    assert expected_cost(y, pred, c_fp=1, c_fn=5, c_tp=2, c_tn=4) == 3.0
+    assert expected_cost(["a", "b", "b"], ["a", "a", "b"], c_fp=2, c_fn=7, pos_label="a") == 2 / 3
+
+
+def test_expected_cost_by_threshold_with_string_labels_and_message():
+    table = expected_cost_by_threshold(["a", "b"], [0.9, 0.6], [0.5, 0.95], c_fp=2, c_fn=7, pos_label="a")
+    assert table.values.tolist() == [[0.5, 1, 1, 0, 0, 1.0], [0.95, 0, 0, 1, 1, 3.5]]
+    with pytest.raises(ValueError, match=r"^y_prob must hold probabilities in \[0, 1\]; found \[1.4\]$"):
+        expected_cost_by_threshold([0, 1], [0.2, 1.4], [0.5], 1, 1)

@@ -425,3 +425,31 @@ def test_convergence_warning_message_where_fit_is_called(warning_callers):
     with pytest.warns(ConvergenceWarning, match=message) as record:
         OrdinalLogisticRegression(max_iter=3).fit(X, y)
     assert [(w.filename, w.lineno) for w in record] == warning_callers
+
+
+INTEGER_CLASSES = (
+    r"must hold ordered integer classes \(such as 1-5\); for other labels pass labels= in their order, "
+    r"e\.g\. labels=\['low', 'medium', 'high'\]$"
+)
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, message",
+    [
+        (([1, np.nan], [1, 2]), {}, r"^y_true contains missing values \(NaN/None\) at positions \[1\]$"),
+        (([1, 2], [1, np.nan]), {}, r"^y_pred contains missing values \(NaN/None\) at positions \[1\]$"),
+        (([1.5, 2], [1, 2]), {}, "^y_true " + INTEGER_CLASSES),
+        (([1, 2], [1, 2.5]), {}, "^y_pred " + INTEGER_CLASSES),
+        (([1, 2], [1, 2]), {"labels": [1, 1, 2]}, r"^labels must be distinct$"),
+        (([1, 2], [1, 2]), {"tolerance": -1}, r"^tolerance must lie in \[0, None\], got -1$"),
+        # labels of two types cannot be sorted together: listed in the order of their text
+        (
+            (np.array(["a", 1], dtype=object), ["a", "c"]),
+            {"labels": ["a", "b"]},
+            r"^labels \[1, 'c'\] are not in labels=\['a', 'b'\]$",
+        ),
+    ],
+)
+def test_one_off_accuracy_messages(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        one_off_accuracy(*args, **kwargs)

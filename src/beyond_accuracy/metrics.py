@@ -172,16 +172,15 @@ def cost_threshold(c_fp, c_fn, c_tp=0.0, c_tn=0.0) -> float:
     decision: the decision is then degenerate (always flag, or never).
     """
     c_fp, c_fn, c_tp, c_tn = _costs(c_fp, c_fn, c_tp, c_tn)
-    wrong_negative, wrong_positive = c_fp - c_tn, c_fn - c_tp
-    if not np.isfinite(wrong_negative + wrong_positive):  # costs near the largest float: scale first
-        scale = max(abs(c_fp), abs(c_fn), abs(c_tp), abs(c_tn))
-        wrong_negative, wrong_positive = c_fp / scale - c_tn / scale, c_fn / scale - c_tp / scale
-    if wrong_negative <= 0 or wrong_positive <= 0:
-        which = "c_fp <= c_tn" if wrong_negative <= 0 else "c_fn <= c_tp"
+    if c_fp <= c_tn or c_fn <= c_tp:  # compared as given: a difference may overflow or, scaled, underflow
+        which = "c_fp <= c_tn" if c_fp <= c_tn else "c_fn <= c_tp"
         raise ValueError(
             f"degenerate costs ({which}): being wrong must cost more than being right for both "
             "classes, otherwise the best decision ignores the probability"
         )
+    wrong_negative, wrong_positive = c_fp - c_tn, c_fn - c_tp
+    if not np.isfinite(wrong_negative + wrong_positive):  # costs near the largest float: quarter them
+        wrong_negative, wrong_positive = c_fp / 4 - c_tn / 4, c_fn / 4 - c_tp / 4
     return wrong_negative / (wrong_negative + wrong_positive)
 
 
