@@ -6,7 +6,6 @@ the sources, and names the page and the offending text when it fails.
 
 from __future__ import annotations
 
-import copy
 import re
 from functools import cache
 from pathlib import Path
@@ -25,7 +24,7 @@ LETTER = r"[^\W\d_]"
 def article(path: Path) -> BeautifulSoup:
     """The page's article (what the reader reads) without code, scripts and styles; parsed once
     per page and worker (the tests only read it)."""
-    soup = copy.copy(html_of(path).find("article") or html_of(path).body)  # a deep copy to cut from
+    soup = BeautifulSoup(str(html_of(path).find("article") or html_of(path).body), "html.parser")
     for tag in soup.find_all(["pre", "code", "script", "style", "math"]):
         tag.decompose()
     for tag in soup.select(".math, .MathJax, .cell_output, .output"):
@@ -202,7 +201,7 @@ def test_exercises_solutions_and_figures_are_labelled_in_the_language(site, lang
 @cache
 def chrome(path: Path) -> frozenset[str]:
     """What the theme shows or says around the article: its texts, tooltips and labels."""
-    soup = copy.copy(html_of(path))  # a deep copy to cut from
+    soup = BeautifulSoup(str(html_of(path)), "html.parser")
     for tag in soup.find_all(["article", "script", "style"]):
         tag.decompose()
     from bs4 import Comment
