@@ -1063,3 +1063,21 @@ def test_ordinal_confusion_colour_scale_starts_at_zero():
     ax = plots.plot_ordinal_confusion([1, 1, 1, 2, 2], [1, 1, 2, 1, 2], [1, 2])
     assert ax.images[0].get_array().tolist() == [[2, 1], [1, 1]]
     assert ax.images[0].norm.vmin == 0
+
+
+def test_expected_cost_styles_count_only_cost_curves_on_an_axes_of_the_readers():
+    """On axes made outside the course style, with a line of the reader's own and another colour
+    cycle, each cost curve and its minimum still take the next series style."""
+    import pandas as pd
+    from cycler import cycler
+
+    with plt.rc_context({"axes.prop_cycle": cycler(color=["#123456"])}):
+        _, ax = plt.subplots()
+        ax.plot([0, 1], [0, 1], label="reader's line")
+        for cost in (0.5, 0.7):
+            table = pd.DataFrame({"threshold": [0.2, 0.6], "cost": [cost, cost - 0.1]})
+            plots.plot_expected_cost(table, ax=ax)
+    _, curve_a, best_a, curve_b, best_b = ax.get_lines()
+    assert [curve_a.get_color(), best_a.get_color()] == ["#0072B2"] * 2
+    assert [curve_b.get_color(), best_b.get_color()] == ["#D55E00"] * 2
+    assert (curve_a.get_linestyle(), curve_b.get_linestyle()) == ("-", "--")
