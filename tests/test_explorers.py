@@ -57,17 +57,12 @@ def test_esm_refuses_what_is_not_a_module(bad):
 
 
 def test_the_static_files_are_the_bundles(tmp_path):
-    app = SimpleNamespace(outdir=str(tmp_path), builder=SimpleNamespace(format="html"))
-    extension.on_build_finished(app, None)
-    written = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "_static" / "explorers").iterdir()}
-    assert written == {**{f"{n}.js": esm(n) for n in modules()}, "loader.js": loader()}
-    # nothing on a failed build or for another format
-    other = tmp_path / "other"
-    extension.on_build_finished(SimpleNamespace(outdir=str(other), builder=app.builder), RuntimeError())
-    extension.on_build_finished(
-        SimpleNamespace(outdir=str(other), builder=SimpleNamespace(format="latex")), None
-    )
-    assert not other.exists()
+    from tools.build import EXPLORERS, install_explorers
+
+    files = install_explorers(tmp_path)
+    written = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "_static" / EXPLORERS).iterdir()}
+    assert written == files == {**{f"{n}.js": esm(n) for n in modules()}, "loader.js": loader()}
+    assert EXPLORERS == extension.FOLDER  # where the extension's pages load the loader from
 
 
 def test_the_book_registers_the_extension_and_prefers_html():

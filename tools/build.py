@@ -39,6 +39,8 @@ from .publish import install_downloads, install_figures, launch_settings
 from .slides import slides_link, write_decks
 from .translations import add_notice_to_notebook, behind_pages, notice, with_notice
 
+EXPLORERS = "explorers"  # _static/<this>/: the folder of tools/sphinx/explorers.py's loader.js
+
 
 def localise_path(path: str, lang: str) -> str:
     ref = reference_language()
@@ -143,9 +145,25 @@ def link_slides(notebook: Path, lang: str) -> None:
     nbformat.write(nb, notebook)
 
 
+def install_explorers(lang_site: Path) -> dict[str, str]:
+    """The explorers' scripts, which every page loads (tools/sphinx/explorers.py), in
+    <lang_site>/_static/explorers/: the bundle of each explorer module (exactly the text anywidget
+    loads in a notebook) and the loader. Returns {file name: text}."""
+    from beyond_accuracy.explorers import esm, loader, modules
+
+    files = {f"{name}.js": esm(name) for name in modules()} | {"loader.js": loader()}
+    out = lang_site / "_static" / EXPLORERS
+    out.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (out / name).write_text(text, encoding="utf-8")
+    return files
+
+
 def finish_language_site(lang_site: Path, lang: str, publish: Path) -> None:
-    """What the buttons and links of a built language site need beside Sphinx's output: the student
-    notebooks behind the download buttons, the figures at their repository paths, the slides."""
+    """What the pages, buttons and links of a built language site need beside Sphinx's output: the
+    explorers' scripts, the student notebooks behind the download buttons, the figures at their
+    repository paths, the slides."""
+    install_explorers(lang_site)
     install_downloads(lang_site, lang, publish)
     install_figures(lang_site, lang)
     write_decks(lang, lang_site / "slides")

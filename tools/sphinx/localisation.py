@@ -157,6 +157,29 @@ def _patch_pybtex_templates():
     template._format_data = _format_data
 
 
+def _cache_pybtex_plugin_lookup():
+    """pybtex finds each plugin (a style, a backend) by scanning every installed package's entry
+    points, on every lookup: about 200 lookups, 3.5 s of CPU per language built. The entry points
+    do not change during a build, so each scan's result is kept."""
+    from functools import cache
+
+    from pybtex import plugin
+
+    if getattr(plugin.entry_points, "ba_cached", False):
+        return
+    scan = plugin.entry_points
+
+    @cache
+    def scanned(**selection):
+        return tuple(scan(**selection))
+
+    def entry_points(**selection):
+        return scanned(**selection)
+
+    entry_points.ba_cached = True
+    plugin.entry_points = entry_points
+
+
 def _patch_citation_year():
     """In-text author-year citations print the year with the letter of its label (2025a), so that
     two works of the same authors and year are told apart as in the reference list."""
@@ -227,6 +250,7 @@ def bibliography_style(lang: str, table: dict[str, str]) -> str:
     from pybtex.style.labels import BaseLabelStyle
     from pybtex.style.template import field, names, optional, sentence
 
+    _cache_pybtex_plugin_lookup()
     _patch_pybtex_templates()
     _patch_citation_year()
     words = bibliography_words(table)
