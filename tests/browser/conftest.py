@@ -110,13 +110,14 @@ def open_page(browser, served_site):
     served site in a window of that width (height 844 below 500 px, else 900), waits for MathJax
     and the fonts, and returns the driver; the console log holds what this page logged.
     ``math=False`` blocks MathJax, half the load and layout time of a chapter page: for the tests
-    of a page's explorers and quiz, which hold no math (the site-wide tests load every page whole);
+    of a page's explorers, quiz and language switcher, which hold no math (the site-wide tests load
+    every page whole);
     the blocked request is then in the console log, as an error naming tex-chtml.js."""
 
     def go(path: str, width: int = 1366, height: int | None = None, math: bool = True):
         browser.set_window_size(width, height or (844 if width < 500 else 900))
         browser.get_log("browser")  # what earlier pages logged is theirs, not this page's
-        if not math:  # the page without MathJax: for tests of its widgets, which hold no math
+        if not math:  # the page without MathJax
             browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [MATHJAX]})
         try:
             browser.get(served_site + path.lstrip("/"))

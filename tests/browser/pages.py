@@ -22,6 +22,18 @@ PAGE_TYPES = {
 }
 
 
+def in_turn(names, start: int = 0) -> dict:
+    """{name: language}: each of ``names`` in one language, the course's languages in turn from the
+    ``start``-th. For the tests that drive a widget through its positions: its code and, by
+    tests/test_notebooks.py, its data are the same in every language, and what a language changes
+    (the JavaScript ``fmt``, the labels, the fit on a phone) is checked in every language
+    elsewhere (test_the_javascript_fmt_is_beyond_accuracy_fmt, test_every_page_on_a_phone)."""
+    from tools.project import languages
+
+    langs = languages()
+    return {name: langs[(start + i) % len(langs)] for i, name in enumerate(names)}
+
+
 def console_errors(browser) -> list[str]:
     """The SEVERE entries of the console since the last call (page errors, failed requests)."""
     return [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
@@ -121,6 +133,51 @@ def horizontal_overflow(browser) -> dict:
     """{width, scroll, offenders}: the page is wider than the window when scroll > width; offenders
     are the innermost elements sticking out (up to 8)."""
     return browser.execute_script(_OVERFLOW)
+
+
+_WIDGETS_SETTLED = """
+return [...document.querySelectorAll('.ba-widget')].every(
+  w => w.classList.contains('ba-ready') || w.classList.contains('ba-failed'));
+"""
+
+_WIDGETS_ON_SCREEN = """
+const vw = document.documentElement.clientWidth, out = [];
+const lang = document.documentElement.lang.split('-')[0];  // pt-BR: the course's pt
+const name = (e) => e.tagName.toLowerCase() + ': ' + (e.textContent || '').trim().slice(0, 40);
+for (const host of document.querySelectorAll('.ba-widget')) {
+  const what = host.dataset.module || 'widget';
+  if (!host.classList.contains('ba-ready') || host.classList.contains('ba-failed')) {
+    out.push(what + ' did not render'); continue;
+  }
+  const root = host.querySelector('.ba-explorer, .ba-quiz');
+  if (!root) { out.push(what + ': no .ba-explorer or .ba-quiz'); continue; }
+  if (root.getAttribute('lang') !== lang) out.push(what + ' in lang ' + root.getAttribute('lang'));
+  const r = root.getBoundingClientRect();
+  if (r.left < 0 || r.right > vw + 0.5) out.push(what + ' spans ' + r.left + '..' + r.right + ' of ' + vw);
+  if (root.scrollWidth > root.clientWidth + 1) out.push(what + "'s content overflows it");
+  for (const w of root.querySelectorAll('.ba-matrix-wrap'))
+    if (w.scrollWidth > w.clientWidth) out.push(what + "'s matrix scrolls");
+  for (const e of root.querySelectorAll('*')) {
+    const b = e.getBoundingClientRect();
+    if (b.width > 0 && (b.left < -0.5 || b.right > vw + 0.5)) out.push(what + ' off screen: ' + name(e));
+  }
+  for (const c of root.querySelectorAll('input[type=range], select, label.ba-quiz-option')) {
+    const b = c.getBoundingClientRect();
+    if (b.height < 44) out.push(what + ': a control or option ' + b.height + ' px high (< 44): ' + name(c));
+    if (c.type === 'range' && b.width < 200) out.push(what + ': a slider ' + b.width + ' px wide (< 200)');
+  }
+}
+return out.slice(0, 10);
+"""
+
+
+def widgets_on_screen(browser, timeout: float = 20.0) -> list[str]:
+    """What is wrong with the page's explorers and quizzes at the window's width, once each has
+    rendered (or failed): one did not render; its root is not in the page's language; it, or a part
+    of it, lies outside the screen; its content or a confusion matrix overflows; a slider, a menu or
+    a quiz option is smaller than a finger (44 px high; a slider's thumb travels 200 px)."""
+    wait_for(browser, _WIDGETS_SETTLED, timeout=timeout)
+    return browser.execute_script(_WIDGETS_ON_SCREEN)
 
 
 _WEIGHT = """

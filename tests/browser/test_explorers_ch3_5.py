@@ -1,7 +1,9 @@
-"""The explorers of chapters 3-5 and lab 3 in headless Chromium, in every language: each renders
-with no console error; for sampled control positions the numbers the browser shows (data-value,
-and the text, which must be beyond_accuracy.fmt's in the page's language) equal the package's or
-scikit-learn's own computation on the data the page carries; and each fits a 390 px screen."""
+"""The explorers of chapters 3-5 and lab 3 in headless Chromium: each renders with no console
+error, and for sampled control positions the numbers the browser shows (data-value, and the text,
+which must be beyond_accuracy.fmt's in the page's language) equal the package's or scikit-learn's
+own computation on the data the page carries. Each explorer in one language, the languages in turn
+after test_explorers_ch1_2.py's (pages.in_turn); every explorer renders in the page's language and
+fits a 390 px screen in every language (test_site.py::test_every_page_on_a_phone)."""
 
 from __future__ import annotations
 
@@ -10,13 +12,12 @@ import time
 
 import numpy as np
 import pytest
-from pages import console_errors
+from pages import console_errors, in_turn
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from sklearn.metrics import brier_score_loss, cohen_kappa_score
 
 from beyond_accuracy import fmt
-from beyond_accuracy.language import LANGUAGES
 from beyond_accuracy.metrics import expected_calibration_error, precision_at_k, recall_at_k
 
 PAGES = {
@@ -24,7 +25,8 @@ PAGES = {
     "kappa": ["chapters/{lang}/04-ordinal.html"],
     "review": ["chapters/{lang}/05-error-inspection.html"],
 }
-CASES = [(module, page, lang) for module, pages in PAGES.items() for page in pages for lang in LANGUAGES]
+LANG_OF = in_turn([(module, page) for module, pages in PAGES.items() for page in pages], start=3)
+CASES = [(module, page, lang) for (module, page), lang in LANG_OF.items()]
 
 
 def explorer_errors(driver) -> list[str]:
@@ -165,37 +167,3 @@ def test_the_explorer_computes_what_python_computes(open_page, module, page, lan
         assert label and label[0].text.strip(), f"a control without a visible label on {page}"
     CHECKS[module](driver, host, data, lang, page_path(page, lang))
     assert not explorer_errors(driver), f"{page_path(page, lang)}: console errors"
-
-
-PHONE = [case for case in CASES if case[2] in ("fi", "es")]  # the longest words and labels
-
-
-@pytest.mark.parametrize(
-    ("module", "page", "lang"), PHONE, ids=[f"{lang}-{m}-{p.split('/')[0]}-390px" for m, p, lang in PHONE]
-)
-def test_the_explorer_fits_a_phone(open_page, module, page, lang):
-    driver = open_page(page_path(page, lang), width=390, math=False)
-    host, _ = mounted(driver, module)
-    root = host.find_element(By.CSS_SELECTOR, ".ba-explorer")
-    box = driver.execute_script(
-        "const r = arguments[0].getBoundingClientRect();"
-        "return [r.left, r.right, arguments[0].scrollWidth, arguments[0].clientWidth,"
-        " document.documentElement.clientWidth];",
-        root,
-    )
-    left, right, scroll_width, client_width, viewport = box
-    assert left >= 0 and right <= viewport + 0.5, (
-        f"{page} ({lang}) explorer spans {left}..{right} of {viewport}"
-    )
-    assert scroll_width <= client_width + 1, f"{page} ({lang}): the explorer's content overflows"
-    outside = driver.execute_script(
-        "const w = document.documentElement.clientWidth;"
-        "return [...arguments[0].querySelectorAll('*')].filter((e) => {"
-        " const r = e.getBoundingClientRect(); return r.width > 0 && (r.left < -0.5 || r.right > w + 0.5); })"
-        ".map((e) => e.tagName + ': ' + (e.textContent || '').slice(0, 40));",
-        root,
-    )
-    assert not outside, f"{page} ({lang}): parts of the explorer lie outside the screen: {outside}"
-    for control in host.find_elements(By.CSS_SELECTOR, "input[type=range], select"):
-        assert control.size["height"] >= 44, f"{page} ({lang}): a control smaller than 44 px"
-    assert not explorer_errors(driver), f"{page_path(page, lang)} at 390 px: console errors"

@@ -31,3 +31,35 @@ def test_axe_finds_a_planted_violation_and_skips_only_the_rules_asked(browser):
     assert {"color-contrast", "image-alt"} <= found
     found = {v["id"] for v in axe_violations(browser, skip=("color-contrast",))}
     assert "color-contrast" not in found and "image-alt" in found
+
+
+_WIDGETS = """
+<html lang="pt-BR"><head><meta charset="utf-8"><title>w</title></head><body style="margin:0">
+<div class="ba-widget ba-ready" data-module="fine"><div class="ba-explorer" lang="pt">
+  <input type="range" style="width:300px;height:44px"></div></div>
+<div class="ba-widget ba-ready" data-module="wide"><div class="ba-explorer" lang="pt">
+  <div style="width:500px">a table</div></div></div>
+<div class="ba-widget ba-ready" data-module="english"><div class="ba-explorer" lang="en"></div></div>
+<div class="ba-widget ba-failed" data-module="broken"></div>
+<div class="ba-widget ba-ready" data-module="quiz"><div class="ba-quiz" lang="pt">
+  <label class="ba-quiz-option" style="display:block;height:30px">a small option</label>
+  <input type="range" style="width:120px;height:44px"></div></div>
+</body></html>
+"""
+
+
+def test_the_widget_check_finds_each_planted_fault(browser):
+    """widgets_on_screen (test_every_page_on_a_phone) names each fault and says nothing of the
+    widget that has none."""
+    from urllib.parse import quote
+
+    from pages import widgets_on_screen
+
+    browser.set_window_size(390, 844)
+    browser.get("data:text/html," + quote(_WIDGETS))
+    problems = widgets_on_screen(browser, timeout=1)
+    assert not [p for p in problems if p.startswith("fine")], problems
+    expected = ["wide off screen", "wide's content overflows", "english in lang en", "broken did not render",
+                "quiz: a control or option 30 px high", "quiz: a slider 120 px wide"]  # fmt: skip
+    for fault in expected:
+        assert any(p.startswith(fault) for p in problems), (fault, problems)

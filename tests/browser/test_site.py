@@ -16,6 +16,7 @@ from pages import (
     horizontal_overflow,
     site_pages,
     wait_for,
+    widgets_on_screen,
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -89,7 +90,8 @@ def _check_switcher(browser, served_site, path, lang) -> list[str]:
 def test_every_page_on_a_phone(open_page, served_site, site_root, lang):
     """Every page, loaded once at 390 px: it is no wider than the screen; its switcher is on screen,
     covers nothing, and links to the same page in every other language, and on scrolling it covers
-    no text; and the page logs no error (a failed request, a script error), in particular none of
+    no text; each explorer and quiz renders in the page's language, fits the screen and offers
+    controls a finger can hit (pages.widgets_on_screen); and the page logs no error (a failed request, a script error), in particular none of
     myst-nb's ipywidgets embed, which would load from a CDN (the explorers need no network)."""
     pages = site_pages(site_root, lang)
     assert len(pages) >= 12, pages
@@ -100,6 +102,7 @@ def test_every_page_on_a_phone(open_page, served_site, site_root, lang):
         if overflow["scroll"] > overflow["width"]:
             problems.append(f"{path}: {overflow['scroll']} px wide: {overflow['offenders'][:3]}")
         problems += _check_switcher(browser, served_site, path, lang)
+        problems += [f"{path}: {problem}" for problem in widgets_on_screen(browser)]
         browser.execute_script("window.scrollTo(0, 1200)")
         covered = browser.execute_script(
             "const n = document.querySelector('.ba-language-switcher').getBoundingClientRect();"
@@ -122,7 +125,7 @@ def test_switcher_leads_to_the_same_page(open_page, served_site, lang):
     path = f"{lang}/" + PAGE_TYPES["chapter"].format(lang=lang)
     for width in (390, 1366):
         target = others[(LANGS.index(lang) + (width == 390)) % len(others)]
-        browser = open_page(path, width=width)
+        browser = open_page(path, width=width, math=False)  # the switcher holds no math
         browser.find_element(By.CSS_SELECTOR, f'.ba-language-switcher a[hreflang="{target}"]').click()
         wait_for(browser, f"return document.documentElement.lang.startsWith('{target}')")
         assert browser.current_url == served_site + _page_for(path, lang, target)
