@@ -31,7 +31,7 @@ def problems(draw):
     return np.array(y), p, list(range(k))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(problems())
 def test_per_example_loss_equals_sklearn_log_loss_row_by_row(problem):
     y, p, labels = problem

@@ -20,11 +20,24 @@ LANGS = languages()
 LETTER = r"[^\W\d_]"
 
 
+def _split(path: Path) -> tuple[str, str]:
+    """(the page's <article>…</article>, the page without it), cut from the HTML text: each part
+    is parsed on its own (a parsed page is not copied; copying one breaks find_all)."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.find("<article"), text.rfind("</article>")
+    if start < 0 or end < start:
+        return "", text
+    end += len("</article>")
+    return text[start:end], text[:start] + text[end:]
+
+
 @cache
 def article(path: Path) -> BeautifulSoup:
     """The page's article (what the reader reads) without code, scripts and styles; parsed once
     per page and worker (the tests only read it)."""
-    soup = BeautifulSoup(str(html_of(path).find("article") or html_of(path).body), "html.parser")
+    markup, rest = _split(path)
+    soup = BeautifulSoup(markup or rest, "html.parser")
+    soup = soup if markup else (soup.body or soup)  # a page without an article: its body
     for tag in soup.find_all(["pre", "code", "script", "style", "math"]):
         tag.decompose()
     for tag in soup.select(".math, .MathJax, .cell_output, .output"):
@@ -201,8 +214,8 @@ def test_exercises_solutions_and_figures_are_labelled_in_the_language(site, lang
 @cache
 def chrome(path: Path) -> frozenset[str]:
     """What the theme shows or says around the article: its texts, tooltips and labels."""
-    soup = BeautifulSoup(str(html_of(path)), "html.parser")
-    for tag in soup.find_all(["article", "script", "style"]):
+    soup = BeautifulSoup(_split(path)[1], "html.parser")
+    for tag in soup.find_all(["script", "style"]):
         tag.decompose()
     from bs4 import Comment
 
