@@ -239,6 +239,19 @@ def test_theme_speaks_the_language(site, lang):
     assert not bad, f"theme strings in English on the {lang} pages: {sorted(bad)[:15]} ({len(bad)} in all)"
 
 
+@pytest.mark.parametrize("lang", OTHER_LANGS)
+def test_the_toggle_buttons_are_labelled_in_the_language(site, lang):
+    """sphinx-togglebutton's script (the chevron that opens a solution) and myst-nb's folded cells
+    hard-code the aria-label "Toggle hidden content", which a screen reader reads out: the script's
+    is translated, the folded cells' is dropped (their visible text names them)."""
+    english = 'aria-label="Toggle hidden content"'
+    label = _messages(lang)["Toggle hidden content"]
+    assert label != "Toggle hidden content"
+    script = (site / lang / "_static" / "togglebutton.js").read_text(encoding="utf-8")
+    assert english not in script and f'aria-label="{label}"' in script
+    assert not [where(p, site) for p in pages(site, lang) if english in p.read_text(encoding="utf-8")]
+
+
 # 5. Citations --------------------------------------------------------------------------------
 
 CITED_PAIR = r"({L}[\w'’-]+) ({word}) ({L}[\w'’-]+)(?:, | \[)(\d{{4}})"

@@ -93,14 +93,33 @@ def on_config_inited(app, config):
         config.bibtex_reference_style = author_year_style(config.ba_language, table["and"])
 
 
+TOGGLE = "Toggle hidden content"  # the aria-label of sphinx-togglebutton's buttons, hard-coded
+
+
+def _toggle_label(lang: str) -> tuple[str, str]:
+    """(the English aria-label attribute, the same attribute in ``lang``)."""
+    import html
+
+    label = messages(lang).get(TOGGLE, TOGGLE)
+    return f'aria-label="{TOGGLE}"', f'aria-label="{html.escape(label)}"'
+
+
 def on_build_finished(app, exception):
     """Lay the messages over Sphinx's JavaScript catalogue too (the search page's "found N pages"
-    line is an empty string in the it and fi catalogues, so the page showed nothing)."""
+    line is an empty string in the it and fi catalogues, so the page showed nothing), and put the
+    aria-label of sphinx-togglebutton's buttons (a solution's chevron, which has no text) in the
+    page's language. (myst-nb's folded cells had the same English label on a <summary>; the reader
+    site drops it there, since the summary's visible text names it: reader_site.py.)"""
     import json
 
     if exception is not None or app.builder.format != "html":
         return
-    table = messages(app.config.ba_language or app.config.language)
+    lang = app.config.ba_language or app.config.language
+    toggle = Path(app.outdir) / "_static" / "togglebutton.js"
+    english, local = _toggle_label(lang)
+    if toggle.exists() and english != local:
+        toggle.write_text(toggle.read_text(encoding="utf-8").replace(english, local), encoding="utf-8")
+    table = messages(lang)
     path = Path(app.outdir) / "_static" / "translations.js"
     if not table or not path.exists():
         return
