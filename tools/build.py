@@ -37,9 +37,8 @@ from .glossary import glossary_markdown
 from .project import BUILD, KINDS, ROOT, config, languages, reference_language, toc
 from .publish import install_downloads, install_figures, launch_settings
 from .slides import slides_link, write_decks
+from .sphinx.explorers import FOLDER as EXPLORERS  # where the pages load loader.js from
 from .translations import add_notice_to_notebook, behind_pages, notice, with_notice
-
-EXPLORERS = "explorers"  # _static/<this>/: the folder of tools/sphinx/explorers.py's loader.js
 
 
 def localise_path(path: str, lang: str) -> str:

@@ -178,8 +178,8 @@ def _patch_pybtex_templates():
 
 def _cache_pybtex_plugin_lookup():
     """pybtex finds each plugin (a style, a backend) by scanning every installed package's entry
-    points, on every lookup: about 200 lookups, 3.5 s of CPU per language built. The entry points
-    do not change during a build, so each scan's result is kept."""
+    points, on every lookup: about 200 lookups per language built (0.7 s of its 8 s). The entry
+    points do not change during a build, so each scan's result is kept."""
     from functools import cache
 
     from pybtex import plugin
@@ -189,11 +189,8 @@ def _cache_pybtex_plugin_lookup():
     scan = plugin.entry_points
 
     @cache
-    def scanned(**selection):
-        return tuple(scan(**selection))
-
     def entry_points(**selection):
-        return scanned(**selection)
+        return tuple(scan(**selection))
 
     entry_points.ba_cached = True
     plugin.entry_points = entry_points
