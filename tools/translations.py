@@ -30,9 +30,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
-from .project import KINDS, ROOT
+from .project import KINDS, ROOT, read_yaml
 
 RECORD_NAME = "translations.json"
 ABOUT = (
@@ -45,7 +43,7 @@ OPENING = "(opening)"
 
 
 def _course(root: Path) -> dict:
-    return yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))["course"]
+    return read_yaml(root / "_config.yml")["course"]
 
 
 def _digest(text: str) -> str:
