@@ -8,6 +8,7 @@ BA_REQUIRE_BROWSER=1, which turns the skip into a failure.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import http.server
 import os
@@ -16,7 +17,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from pages import settle
+from pages import settle, without_math
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
@@ -85,9 +86,6 @@ def make_driver(profile: Path):
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
-MATHJAX = "*/tex-chtml.js"  # what sphinx-mathjax-offline serves (tools/sphinx/reader_site.py)
-
-
 @pytest.fixture(scope="session")
 def browser(tmp_path_factory):
     """One headless Chromium per worker, with no network but 127.0.0.1 and the console log kept."""
@@ -109,21 +107,15 @@ def open_page(browser, served_site):
     """``open_page("it/chapters/it/01-confusion-matrix.html", width=390)`` loads a page of the
     served site in a window of that width (height 844 below 500 px, else 900), waits for MathJax
     and the fonts, and returns the driver; the console log holds what this page logged.
-    ``math=False`` blocks MathJax, half the load and layout time of a chapter page: for the tests
-    of a page's explorers, quiz and language switcher, which hold no math (the site-wide tests load
-    every page whole);
-    the blocked request is then in the console log, as an error naming tex-chtml.js."""
+    ``math=False`` blocks MathJax (pages.without_math), half the load and layout time of a chapter
+    page: for the tests of a page's explorers, quiz, language switcher and sidebar toggles, which
+    hold no math (the site-wide tests load every page whole)."""
 
     def go(path: str, width: int = 1366, height: int | None = None, math: bool = True):
         browser.set_window_size(width, height or (844 if width < 500 else 900))
         browser.get_log("browser")  # what earlier pages logged is theirs, not this page's
-        if not math:  # the page without MathJax
-            browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [MATHJAX]})
-        try:
+        with contextlib.nullcontext() if math else without_math(browser):
             browser.get(served_site + path.lstrip("/"))
-        finally:
-            if not math:
-                browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
         settle(browser)
         return browser
 

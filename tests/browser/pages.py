@@ -5,6 +5,7 @@ Also used by tools/site_audit.py, which measures the same things on a built site
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -63,6 +64,21 @@ def wait_for(browser, script: str, timeout: float = 5.0, interval: float = 0.05)
         time.sleep(interval)
         value = browser.execute_script(script)
     return value
+
+
+MATHJAX = "*/tex-chtml.js"  # what sphinx-mathjax-offline serves (tools/sphinx/reader_site.py)
+
+
+@contextlib.contextmanager
+def without_math(browser):
+    """The pages loaded inside this block get no MathJax, a page that a click leads to too (the
+    blocked request is in the console log, as an error naming tex-chtml.js). The browser must
+    have sent Network.enable (the ``browser`` fixture does)."""
+    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [MATHJAX]})
+    try:
+        yield browser
+    finally:
+        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
 
 
 def settle(browser, timeout: float = 10.0) -> None:
