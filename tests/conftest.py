@@ -3,6 +3,7 @@ import os
 from pathlib import Path
 
 import matplotlib
+import nbval_kernels
 import pytest
 
 matplotlib.use("Agg")
@@ -70,6 +71,22 @@ SLOW_FIXTURES = {"site", "student_site", "wheel_python"}
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: builds a site or executes notebooks (not in `make unit`)")
     config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
+    if config.getoption("nbval", False) or config.getoption("nbval_lax", False):
+        nbval_kernels.install()  # the languages of a notebook share a kernel (tests/nbval_kernels.py)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """--dist loadscope with a notebook's languages as one unit of work (see _scope)."""
+    if config.getoption("dist") != "loadscope":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class NotebookLanguagesTogether(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return nbval_kernels.family(nodeid) or super()._split_scope(nodeid)
+
+    return NotebookLanguagesTogether(config, log)
 
 
 # The fixtures that cost most, each a notebook execution or more per test: their tests start first.
@@ -77,9 +94,10 @@ EXPENSIVE_FIXTURES = {"wheel_python", "grades", "rendered"}
 
 
 def _scope(item) -> str:
-    """The unit of work that `--dist loadscope` sends to one worker: a class, or else a module
-    (an nbval notebook is one module)."""
-    return item.nodeid.rsplit("::", 1)[0]
+    """The unit of work that `--dist loadscope` sends to one worker: a class, or else a module;
+    a chapter's or lab's notebook in every language (pytest_xdist_make_scheduler), which nbval
+    runs in one kernel (tests/nbval_kernels.py)."""
+    return nbval_kernels.family(item.nodeid) or item.nodeid.rsplit("::", 1)[0]
 
 
 def _run_order(items) -> dict[str, tuple]:
@@ -112,8 +130,16 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
     # The same order in every xdist worker, as xdist requires; `make test` passes
     # --no-loadscope-reorder so that xdist keeps it (instead of sorting scopes by size alone).
+    # Within a notebook's unit, its languages one after another, each first (in a fresh kernel)
+    # in turn.
     order = _run_order(items)
-    items.sort(key=lambda item: order[_scope(item)])
+    families = sorted({f for f in map(nbval_kernels.family, (i.nodeid for i in items)) if f})
+
+    def key(item):
+        rank = nbval_kernels.language_rank(item.nodeid, families) if nbval_kernels.family(item.nodeid) else 0
+        return (*order[_scope(item)], rank)
+
+    items.sort(key=key)
 
 
 _background = []  # the site builds this process started: (name, Popen)
@@ -165,8 +191,10 @@ def pytest_collection_finish(session):
 
 def pytest_sessionfinish(session, exitstatus):
     """A background build outlives no run: wait for it (other workers' tests may still need it),
-    unless the run was interrupted."""
+    unless the run was interrupted. Nor does a shared nbval kernel."""
     import signal
+
+    nbval_kernels.stop_shared_kernel()
 
     for _, proc in _background:
         if exitstatus == pytest.ExitCode.INTERRUPTED and proc.poll() is None:

@@ -1081,3 +1081,41 @@ def test_expected_cost_styles_count_only_cost_curves_on_an_axes_of_the_readers()
     assert [curve_a.get_color(), best_a.get_color()] == ["#0072B2"] * 2
     assert [curve_b.get_color(), best_b.get_color()] == ["#D55E00"] * 2
     assert (curve_a.get_linestyle(), curve_b.get_linestyle()) == ("-", "--")
+
+
+def test_course_style_restores_its_settings_but_keeps_interactive_mode_as_the_block_left_it():
+    """Inside the block the course's settings, after it the reader's again; interactive mode as
+    the block left it (the inline backend, loaded by the first figure, turns it on)."""
+    import matplotlib as mpl
+
+    before = plt.rcParams["axes.grid"]
+    for start, inside in ((False, True), (True, False), (False, False)):
+        mpl.interactive(start)
+        with plots.course_style():
+            assert plt.rcParams["axes.grid"] == plots.STYLE["axes.grid"]
+            mpl.interactive(inside)
+        assert mpl.is_interactive() is inside
+        assert plt.rcParams["axes.grid"] == before
+    with pytest.raises(ZeroDivisionError), plots.course_style():
+        mpl.interactive(True)
+        raise ZeroDivisionError
+    assert mpl.is_interactive() is True
+    mpl.interactive(False)
+
+
+def test_in_a_new_kernel_a_figure_after_the_first_course_figure_still_shows():
+    """The student's case: in a new Jupyter kernel the first figure is drawn in the course style;
+    a figure made in a later cell, and the first cell run again, must still appear."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    cells = [
+        "import matplotlib.pyplot as plt\nfrom beyond_accuracy import plots",
+        "with plots.course_style():\n    fig, ax = plt.subplots()",
+        "fig2, ax2 = plt.subplots()",
+        "with plots.course_style():\n    fig, ax = plt.subplots()",
+    ]
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+    NotebookClient(nb, timeout=60, kernel_name="python3").execute()
+    shown = [sum("image/png" in out.get("data", {}) for out in cell.outputs) for cell in nb.cells]
+    assert shown == [0, 1, 1, 1]

@@ -105,9 +105,21 @@ def localise_axes(ax):
 
 @contextmanager
 def course_style():
-    """Matplotlib settings of the course (palette, grid, deterministic SVG)."""
-    with mpl.rc_context(STYLE):
-        yield
+    """Matplotlib settings of the course (palette, grid, deterministic SVG).
+
+    Interactive mode is left as it is at the end of the block: in a new Jupyter kernel, the first
+    figure loads the inline backend, which turns interactive mode on, and ``rc_context`` would turn
+    it off again on leaving (matplotlib issue #24351), so that a figure made later, or the same
+    cell run again, would no longer show."""
+    interactive = mpl.is_interactive()
+    try:
+        with mpl.rc_context(STYLE):
+            try:
+                yield
+            finally:
+                interactive = mpl.is_interactive()
+    finally:
+        mpl.interactive(interactive)
 
 
 def _class_names(pos_name, neg_name):
