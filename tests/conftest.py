@@ -136,8 +136,8 @@ def pytest_collection_modifyitems(config, items):
     families = sorted({f for f in map(nbval_kernels.family, (i.nodeid for i in items)) if f})
 
     def key(item):
-        rank = nbval_kernels.language_rank(item.nodeid, families) if nbval_kernels.family(item.nodeid) else 0
-        return (*order[_scope(item)], rank)
+        notebook = nbval_kernels.family(item.nodeid)
+        return (*order[_scope(item)], nbval_kernels.language_rank(item.nodeid, families) if notebook else 0)
 
     items.sort(key=key)
 

@@ -21,6 +21,7 @@ fresh kernel alone: ``pytest -p no:xdist --nbval labs/it/03-trust-lab.ipynb``.
 from __future__ import annotations
 
 import types
+from functools import cache
 from pathlib import Path
 
 from tools.project import KINDS, languages
@@ -38,21 +39,29 @@ del _os, _sys
 def family(nodeid: str) -> str | None:
     """``labs/it/03-trust-lab.ipynb::Cell 4`` -> ``labs/*/03-trust-lab.ipynb``: the notebook in every
     language; None for anything but a chapter's or lab's notebook."""
-    parts = nodeid.split("::", 1)[0].split("/")
-    if len(parts) == 3 and parts[0] in KINDS and parts[1] in languages() and parts[2].endswith(".ipynb"):
+    return _family_of_file(nodeid.split("::", 1)[0])
+
+
+@cache
+def _family_of_file(path: str) -> str | None:  # asked for every test, several times
+    parts = path.split("/")
+    if len(parts) == 3 and parts[0] in KINDS and parts[1] in _languages() and parts[2].endswith(".ipynb"):
         return f"{parts[0]}/*/{parts[2]}"
     return None
 
 
+@cache
+def _languages() -> tuple[str, ...]:
+    return tuple(languages())
+
+
 def language_rank(nodeid: str, families: list[str]) -> int:
-    """The place of a notebook's language within its family's unit: the k-th family (by name)
-    starts with the k-th language, so that each language runs first, in a fresh kernel, in
-    len(families) / len(languages) of them."""
-    name = family(nodeid)
-    langs = languages()
-    shift = sorted(families).index(name) if name in families else 0
+    """The place of a notebook's language within its family's unit (``families``: every family
+    of the run, sorted): the k-th family starts with the k-th language, so that each language
+    runs first, in a fresh kernel, in len(families) / len(languages) of them."""
+    langs = _languages()
     lang = nodeid.split("/", 2)[1]
-    return (langs.index(lang) - shift) % len(langs)
+    return (langs.index(lang) - families.index(family(nodeid))) % len(langs)
 
 
 _shared = types.SimpleNamespace(kernel=None, family=None, fresh=0, reused=0)
