@@ -92,9 +92,10 @@ mutation: $(MUT_STAMP)     ## mutation testing of the helper package (mutmut): s
 linkcheck: $(STAMP)        ## check the site's external links and the published notebooks (needs the network)
 	$(PY) -m tools.publish --linkcheck
 
-# `make test`: one module or test class per worker at a time (--dist loadscope), in the order that
-# tests/conftest.py sets (longest work first, the tests of the built sites last, while the sites
-# build in the background), which --no-loadscope-reorder keeps.
+# `make test`: one module or test class per worker at a time (--dist loadscope; a chapter's or lab's
+# notebook in all five languages is one unit, run by nbval in one kernel: tests/nbval_kernels.py),
+# in the order that tests/conftest.py sets (longest work first, the tests of the built sites last,
+# while the sites build in the background), which --no-loadscope-reorder keeps.
 test: lint                 ## lint, then every test; notebooks re-executed by nbval
 	$(PY) -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder --nbval --nbval-current-env \
 	    --nbval-sanitize-with tests/nbval_sanitize.cfg tests chapters labs
