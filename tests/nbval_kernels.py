@@ -83,6 +83,7 @@ def _run(kernel, code: str, timeout: float = 60) -> None:
 
 
 def stop_shared_kernel() -> None:
+    """Stop the kernel kept for a next language, if any (at the end of a run)."""
     if _shared.kernel is not None and _shared.kernel.is_alive():
         _shared.kernel.stop()
     _shared.kernel = _shared.family = None
