@@ -23,19 +23,19 @@ $(STAMP): pyproject.toml constraints.txt
 setup: $(STAMP)            ## create .venv with the pinned dependencies
 
 book: $(STAMP)             ## build the reader's site, every language
-	$(PY) -m tools.build --jobs $(JOBS)
+	$(PY) -m tools.book.build --jobs $(JOBS)
 
 student: $(STAMP)          ## student notebooks and student site, solutions removed
-	$(PY) -m tools.student
+	$(PY) -m tools.book.build --student
 
 editions: $(STAMP)         ## student notebooks + answer keys of every chapter and lab -> _build/publish/, _build/answer-keys/
-	$(PY) -m tools.editions
+	$(PY) -m tools.editions.derive
 
 instructor: $(STAMP)       ## instructor's pack per language -> _build/instructor/<lang>/ and a .zip each
-	$(PY) -m tools.instructor
+	$(PY) -m tools.teaching.instructor
 
 slides: $(STAMP)           ## reveal.js decks of every chapter -> _build/slides/<lang>/
-	$(PY) -m tools.slides
+	$(PY) -m tools.teaching.slides
 
 # `make lab LANG=it` opens the student notebooks of a language in JupyterLab (workspace/<lang>/).
 # LANG is also the locale variable of the shell: anything but a course language means English.
@@ -46,28 +46,28 @@ $(LAB_STAMP): $(STAMP)
 	touch $@
 
 lab: $(LAB_STAMP)          ## JupyterLab on the student notebooks of a language: make lab LANG=it
-	env LANG=C.UTF-8 $(PY) -m tools.lab --lang $(LAB_LANG)
+	env LANG=C.UTF-8 $(PY) -m tools.editions.lab --lang $(LAB_LANG)
 
 # `make translations` lists the translated pages that are behind their English source (exit 0);
 # CHECK=1 exits 1 if any is; RECORD=1 records them as up to date, optionally only LANG=it and/or
 # PAGES="chapters/en/02-imbalance.md labs/it/03-trust-lab.md" (English or translated paths).
 TR_LANG := $(if $(filter $(LANG),it es pt fi),--lang $(LANG))
 translations: $(STAMP)     ## translated pages behind English: CHECK=1 fails on any; RECORD=1 [LANG=it] [PAGES=...] records
-	$(PY) -m tools.translations $(if $(CHECK),--check) $(if $(RECORD),--record $(PAGES)) $(TR_LANG)
+	$(PY) -m tools.language.translations $(if $(CHECK),--check) $(if $(RECORD),--record $(PAGES)) $(TR_LANG)
 
 # `make typography` applies the typographic rules of each language to the prose of the chapter and
-# lab sources (tools/typography.py); CHECK=1 changes nothing and exits 1 if a source needs changes.
+# lab sources (tools/language/typography.py); CHECK=1 changes nothing and exits 1 if a source needs changes.
 typography: $(STAMP)       ## per-language typography of the sources' prose: CHECK=1 fails if any needs it
-	$(PY) -m tools.typography $(if $(CHECK),--check)
+	$(PY) -m tools.language.typography $(if $(CHECK),--check)
 
 colab: $(STAMP)            ## Colab-like run of every lab (needs the package index; ARGS=--chapters for chapters too)
-	$(PY) -m tools.colab $(ARGS)
+	$(PY) -m tools.editions.colab $(ARGS)
 
 wheel: $(STAMP)            ## the package's wheel -> dist/
-	$(PY) -m tools.wheel
+	$(PY) -m tools.editions.wheel
 
 publish: $(STAMP)          ## what the publish workflow uploads: both sites -> _build/pages/, notebooks -> _build/publish/, packs
-	$(PY) -m tools.publish
+	$(PY) -m tools.editions.publish
 
 lint: $(STAMP)             ## ruff check and ruff format --check (settings in pyproject.toml; changes nothing)
 	$(VENV)/bin/ruff check .
@@ -78,7 +78,7 @@ unit: lint                 ## lint, then the fast tests: no notebook execution, 
 
 # `make mutation` plants one-line bugs in metrics, language, ordinal, checks/_engine and plots with
 # mutmut, runs the fast tests that call each mutated function, and prints the score (equivalent
-# mutants, listed in tools/mutation_equivalents.csv, left out) and every surviving mutant.
+# mutants, listed in tools/maintenance/mutation_equivalents.csv, left out) and every surviving mutant.
 # A complete run (4,349 mutants) took 28 minutes on 2 cores (1,657 s, 2026-12-02);
 # ARGS='beyond_accuracy.ordinal*' for one module, ARGS=--resume to finish a stopped run.
 MUT_STAMP := $(VENV)/.mutation-installed
@@ -87,10 +87,10 @@ $(MUT_STAMP): $(STAMP)
 	touch $@
 
 mutation: $(MUT_STAMP)     ## mutation testing of the helper package (mutmut): score and surviving mutants
-	$(PY) -m tools.mutation --max-children $(JOBS) $(ARGS)
+	$(PY) -m tools.maintenance.mutation --max-children $(JOBS) $(ARGS)
 
 linkcheck: $(STAMP)        ## check the site's external links and the published notebooks (needs the network)
-	$(PY) -m tools.publish --linkcheck
+	$(PY) -m tools.editions.publish --linkcheck
 
 # `make test`: one module or test class per worker at a time (--dist loadscope; a chapter's or lab's
 # notebook in all five languages is one unit, run by nbval in one kernel: tests/nbval_kernels.py),
@@ -101,23 +101,23 @@ test: lint                 ## lint, then every test; notebooks re-executed by nb
 	    --nbval-sanitize-with tests/nbval_sanitize.cfg tests chapters labs
 
 notebooks: $(STAMP)        ## re-execute every chapter/lab and re-sync its .ipynb
-	$(PY) -m tools.notebooks --jobs $(JOBS)
+	$(PY) -m tools.book.notebooks --jobs $(JOBS)
 
 figures: $(STAMP)          ## regenerate every figure in every language
-	$(PY) -m tools.figures
+	$(PY) -m tools.book.figures
 
 grade: $(STAMP)            ## grade submissions: make grade LAB=3 LANG=it SUBMISSIONS=path/ [OUT=path/]
-	$(PY) -m tools.grading --lab "$(LAB)" --lang "$(LANG)" --submissions "$(SUBMISSIONS)" \
+	$(PY) -m tools.teaching.grading --lab "$(LAB)" --lang "$(LANG)" --submissions "$(SUBMISSIONS)" \
 	    $(if $(OUT),--out "$(OUT)") --jobs $(JOBS)
 
 bench: $(STAMP)            ## build and execution timings (prints figures, asserts nothing)
-	$(PY) -m tools.bench
+	$(PY) -m tools.maintenance.bench
 
 serve: book                ## serve the built site on http://localhost:8000
 	$(PY) -m http.server --directory _build/site 8000
 
 lock: $(STAMP)             ## re-pin constraints.txt from the current environment
-	$(PY) -m tools.lock
+	$(PY) -m tools.maintenance.lock
 
 clean:
 	rm -rf _build

@@ -1,7 +1,7 @@
 """pytest configuration shared by the unit tests and nbval's notebook runs.
 
 Notebooks are executed with one BLAS/OpenMP thread, here as in `make notebooks`
-(tools/notebooks.py): with two pytest workers on two cores, more threads only compete, and the
+(tools/book/notebooks.py): with two pytest workers on two cores, more threads only compete, and the
 same thread count everywhere keeps floating-point results, and so stored outputs, identical.
 """
 

@@ -1,6 +1,6 @@
 """The fraud desk of chapter 2, shared by its figures: the chapter's split of 100,000 synthetic
 transactions (about 1% frauds) and its logistic regression's validation probabilities.
-(Files starting with "_" are helpers, not figures: tools/figures.py skips them.)"""
+(Files starting with "_" are helpers, not figures: tools/book/figures.py skips them.)"""
 
 from functools import lru_cache
 

@@ -211,7 +211,7 @@ def shared_once(tmp_path_factory, name: str, make) -> Path:
 
 @pytest.fixture(scope="session")
 def editions(tmp_path_factory) -> Path:
-    """Every chapter's and lab's student notebook and answer key (tools/editions.py), derived once
+    """Every chapter's and lab's student notebook and answer key (tools/editions/derive.py), derived once
     per run (and copied into both site builds): <root>/publish/<kind>/<lang>/<name>.ipynb and
     <root>/answer-keys/<kind>/<lang>/..."""
     from site_build import write_editions_once
@@ -222,8 +222,8 @@ def editions(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def wheel_python(tmp_path_factory) -> Path:
     """The Python of a virtual environment with the package installed from its built wheel
-    (non-editable; tools/wheel.py), made once per run."""
-    from tools.wheel import build_wheel, venv_python, wheel_environment
+    (non-editable; tools/editions/wheel.py), made once per run."""
+    from tools.editions.wheel import build_wheel, venv_python, wheel_environment
 
     root = shared_once(
         tmp_path_factory, "wheel", lambda root: wheel_environment(root, build_wheel(root / "dist"))

@@ -1,6 +1,6 @@
 """Building a site once for a whole test run, shared by every pytest-xdist worker.
 
-The first process to take ``<root>/.lock`` builds (tools/build.py) and writes ``<root>/.status``;
+The first process to take ``<root>/.lock`` builds (tools/book/build.py) and writes ``<root>/.status``;
 the others wait on the lock and read the status. tests/conftest.py starts one such build per site
 in the background as soon as the tests are collected (this file run as a script), so that the
 site is built while the workers execute notebooks, instead of a worker waiting for it.
@@ -32,9 +32,9 @@ def once(root: Path, make) -> Path:
 
 
 def write_editions_once(folder: Path) -> Path:
-    """Every student notebook and answer key (tools/editions.py) in folder/publish and
+    """Every student notebook and answer key (tools/editions/derive.py) in folder/publish and
     folder/answer-keys, written once per run (the ``editions`` fixture and both site builds)."""
-    from tools.editions import write_editions
+    from tools.editions.derive import write_editions
 
     return once(folder, lambda root: write_editions(publish=root / "publish", keys=root / "answer-keys"))
 
@@ -42,7 +42,7 @@ def write_editions_once(folder: Path) -> Path:
 def build_locked(root: Path, student: bool, editions: Path, jobs: int = 2) -> bool:
     """Build the site into root once (whoever holds the lock first), from the editions written
     once into ``editions``; True if that build succeeded."""
-    from tools.build import build
+    from tools.book.build import build
 
     root.mkdir(parents=True, exist_ok=True)
     with open(root / ".lock", "w") as lock:

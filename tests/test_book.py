@@ -15,8 +15,8 @@ from bs4 import BeautifulSoup
 from site_html import html_of, pages
 
 from beyond_accuracy import term
+from tools.editions.derive import student_notebook
 from tools.project import ROOT, install_spec, languages, notebooks_branch, repository_url
-from tools.student import student_notebook
 
 
 def resolve(page: Path, href: str) -> Path:
@@ -181,7 +181,7 @@ BUTTONS = {
 def test_every_button_opens_the_student_notebook(which, site, student_site, tmp_path):
     """On both sites, the Colab, Binder and download buttons of every chapter and lab in every
     language lead to the published student notebook (what the notebooks branch holds), at the path
-    they name, and that file is what tools/editions.py derives from the chapter or lab."""
+    they name, and that file is what tools/editions/derive.py derives from the chapter or lab."""
     built = site if which == "reader" else student_site
     publish = built.parent / "publish"
     repo = urlparse(repository_url()).path.strip("/")

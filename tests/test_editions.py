@@ -1,4 +1,4 @@
-"""The notebooks people open (tools/editions.py): every chapter and lab, every language, as a
+"""The notebooks people open (tools/editions/derive.py): every chapter and lab, every language, as a
 Colab-ready answer key and as a student notebook.
 
 - The conversion of MyST to plain Jupyter Markdown, construct by construct, and on every derived
@@ -27,8 +27,8 @@ import nbformat
 import pytest
 
 from beyond_accuracy import term
-from tools.colab import run_as_student, solutions_and_checks
-from tools.editions import (
+from tools.editions.colab import run_as_student, solutions_and_checks
+from tools.editions.derive import (
     KEY,
     STUDENT,
     Converter,
@@ -393,7 +393,7 @@ def test_the_install_cell_installs_the_pinned_release():
     """One release, set in _config.yml, is what Colab's install cell and Binder install."""
     import tomllib
 
-    from tools.editions import binder_files
+    from tools.editions.derive import binder_files
     from tools.project import install_spec, release, release_tag, repository_url
 
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]

@@ -23,7 +23,7 @@ from beyond_accuracy.metrics import threshold_table
 ROOT = Path(__file__).resolve().parents[1]
 JS = ROOT / "src" / "beyond_accuracy" / "explorers" / "js"
 sys.path.insert(0, str(ROOT / "tools" / "sphinx"))
-import explorers as extension  # noqa: E402  (tools/sphinx/explorers.py)
+import explorers as extension  # noqa: E402  (tools/book/sphinx/explorers.py)
 
 
 def patients_explorer(**kwargs):
@@ -57,7 +57,7 @@ def test_esm_refuses_what_is_not_a_module(bad):
 
 
 def test_the_static_files_are_the_bundles(tmp_path):
-    from tools.build import EXPLORERS, install_explorers
+    from tools.book.build import EXPLORERS, install_explorers
 
     files = install_explorers(tmp_path)
     written = {p.name: p.read_text(encoding="utf-8") for p in (tmp_path / "_static" / EXPLORERS).iterdir()}
@@ -69,7 +69,7 @@ def test_the_book_registers_the_extension_and_prefers_html():
 
     sphinx = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["sphinx"]
     assert "explorers" in sphinx["extra_extensions"]
-    assert sphinx["local_extensions"]["explorers"] == "tools/sphinx"
+    assert sphinx["local_extensions"]["explorers"] == "tools/book/sphinx"
     config = SimpleNamespace(nb_mime_priority_overrides=[])
     extension.on_config_inited(None, config)
     from myst_nb.core.render import get_mime_priority
@@ -178,7 +178,7 @@ def test_the_base_class_and_bad_data_are_refused():
 def test_the_notebook_keeps_no_kernel_state_of_the_explorers():
     import nbformat
 
-    from tools.notebooks import WIDGET_STATE, WIDGET_VIEW, drop_browser_widget_state
+    from tools.book.notebooks import WIDGET_STATE, WIDGET_VIEW, drop_browser_widget_state
 
     def model(module, **state):
         return {"model_module": module, "model_name": "X", "model_module_version": "1", "state": state}

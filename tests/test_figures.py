@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from tools.figures import SCRIPTS, load, render, render_all, scripts, stable_svg, stale
+from tools.book.figures import SCRIPTS, load, render, render_all, scripts, stable_svg, stale
 from tools.project import ROOT, languages, reference_language
 
 
@@ -125,7 +125,7 @@ def _two_panel_svg(offset):
     import matplotlib.pyplot as plt
 
     from beyond_accuracy.plots import course_style
-    from tools.figures import SVG_METADATA
+    from tools.book.figures import SVG_METADATA
 
     with course_style():
         fig, axes = plt.subplots(1, 2, figsize=(4, 2))

@@ -81,7 +81,7 @@ def test_term_has_a_glossary_entry_in_every_language(key):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_glossary_lists_them(lang):
-    from tools.glossary import glossary_markdown
+    from tools.book.glossary import glossary_markdown
 
     glossary = glossary_markdown(lang)
     missing = [key for key, words in SENT_TO.items() if words[lang] not in glossary]

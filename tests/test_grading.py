@@ -13,9 +13,9 @@ import sys
 import nbformat
 import pytest
 
-from tools.grading.core import grade_folder, lab_exercises
+from tools.editions.derive import student_notebook
 from tools.project import ROOT
-from tools.student import student_notebook
+from tools.teaching.grading.core import grade_folder, lab_exercises
 
 KEY = ROOT / "labs" / "en" / "01-screening-lab.ipynb"
 WRONG = {
@@ -137,7 +137,7 @@ def test_otter_assign_and_run_give_full_marks(tmp_path):
     otter = shutil.which("otter", path=str(ROOT / ".venv" / "bin")) or shutil.which("otter")
     if otter is None:
         pytest.skip("otter-grader is not installed")
-    from tools.grading.otter import write_master
+    from tools.teaching.grading.otter import write_master
 
     master = write_master(1, "en", tmp_path)
     subprocess.run([otter, "assign", master.name, "dist"], cwd=tmp_path, check=True, capture_output=True)

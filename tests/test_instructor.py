@@ -1,5 +1,5 @@
-"""The instructor's pack (`make instructor`, tools/instructor.py): per language and lab the student
-notebook the buttons open, the answer key, the exercise sheet (when tools/exercise_sheet.py is
+"""The instructor's pack (`make instructor`, tools/teaching/instructor.py): per language and lab the student
+notebook the buttons open, the answer key, the exercise sheet (when tools/teaching/exercise_sheet.py is
 there), and the chapters' slides; all derived, nothing else, nothing twice, the same on a rebuild."""
 
 from __future__ import annotations
@@ -12,10 +12,18 @@ import pytest
 
 from beyond_accuracy.explorers.quiz import definitions
 from beyond_accuracy.language import term
-from tools.editions import answer_key, page_of, student_notebook
-from tools.instructor import QUIZ_KEY, build_pack, exercise_sheets, key_name, lab_number, labs, quiz_key
+from tools.editions.derive import answer_key, page_of, student_notebook
 from tools.project import ROOT, languages
-from tools.slides import REVEAL_FILES, chapters, deck_html
+from tools.teaching.instructor import (
+    QUIZ_KEY,
+    build_pack,
+    exercise_sheets,
+    key_name,
+    lab_number,
+    labs,
+    quiz_key,
+)
+from tools.teaching.slides import REVEAL_FILES, chapters, deck_html
 
 
 def expected_files(lang: str) -> set[str]:

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from beyond_accuracy import fmt
-from tools.notebooks import merge_streams
+from tools.book.notebooks import merge_streams
 from tools.project import ROOT, first_cell, languages, notebook_sources, reference_language
 
 SOURCES = notebook_sources()

@@ -20,8 +20,8 @@ from beyond_accuracy.datasets import thousand_patients
 from beyond_accuracy.explorers import Quiz, esm
 from beyond_accuracy.explorers.quiz import LABELS, chapters, definitions, problems, questions
 from beyond_accuracy.language import LANGUAGES, term
+from tools.language.typography import fix_prose
 from tools.project import ROOT
-from tools.typography import fix_prose
 
 CHAPTERS = sorted(p.stem for p in (ROOT / "chapters" / "en").glob("0?-*.md"))
 ALL = [(ch, q) for ch in chapters() for q in definitions()[ch]["questions"]]
@@ -77,7 +77,7 @@ def test_every_text_is_there_in_every_language_distinct_and_typographically_clea
         assert set(text) == set(LANGUAGES), name
         for lang, s in text.items():
             assert s.strip() == s and s, f"{name} in {lang}"
-            assert fix_prose(s, lang) == s, f"{name} in {lang}: run tools.typography's rules on it"
+            assert fix_prose(s, lang) == s, f"{name} in {lang}: run tools.language.typography's rules on it"
             assert s.count("`") % 2 == 0, f"{name} in {lang}: an unclosed `code` span"
     for lang in LANGUAGES:
         options = [

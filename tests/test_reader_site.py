@@ -1,6 +1,6 @@
-"""The HTML rewrites of tools/sphinx/reader_site.py (the browser tests check the built pages)."""
+"""The HTML rewrites of tools/book/sphinx/reader_site.py (the browser tests check the built pages)."""
 
-from tools.sphinx import reader_site as rs
+from tools.book.sphinx import reader_site as rs
 
 
 def test_empty_index_header_cells_become_cells_only_in_the_table_head():

@@ -1,7 +1,7 @@
 """The references page, the citations and the plots' alt text in the page's language (issue 12).
 
 The reference list is labelled the way the chapters cite (author-year, never pybtex's [Bri50]), its
-words and the citations' tooltips come from tools/sphinx/messages.csv, and every code-output plot
+words and the citations' tooltips come from tools/book/sphinx/messages.csv, and every code-output plot
 carries a description of the figure, not a file path, as its alt text.
 """
 
@@ -20,7 +20,7 @@ OTHERS = [lang for lang in LANGS if lang != "en"]
 
 
 def _messages(lang: str) -> dict[str, str]:
-    from tools.sphinx.localisation import messages
+    from tools.book.sphinx.localisation import messages
 
     return messages(lang)
 

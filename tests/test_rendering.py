@@ -168,7 +168,7 @@ OTHER_LANGS = [lang for lang in LANGS if lang != "en"]
 
 
 def _messages(lang: str) -> dict[str, str]:
-    from tools.sphinx.localisation import messages
+    from tools.book.sphinx.localisation import messages
 
     return messages(lang)
 
@@ -176,12 +176,12 @@ def _messages(lang: str) -> dict[str, str]:
 def test_every_message_is_translated_into_every_language():
     import csv
 
-    from tools.sphinx.localisation import MESSAGES
+    from tools.book.sphinx.localisation import MESSAGES
 
     with MESSAGES.open(encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     missing = [(row["msgid"], lang) for row in rows for lang in OTHER_LANGS if not row.get(lang, "").strip()]
-    assert not missing, f"messages without a translation in tools/sphinx/messages.csv: {missing}"
+    assert not missing, f"messages without a translation in tools/book/sphinx/messages.csv: {missing}"
     for row in rows:
         for lang in OTHER_LANGS:
             assert row["msgid"].count("%s") == row[lang].count("%s"), (row["msgid"], lang)
@@ -315,7 +315,7 @@ def unicodedata_nfd(word: str) -> str:
 
 
 def test_glossary_sorts_accented_words_with_their_letter():
-    from tools.glossary import collation_key
+    from tools.book.glossary import collation_key
 
     es = sorted(
         ["puntuación", "pérdida logarítmica", "área bajo la curva", "bootstrap", "ñandú", "nulo", "oro"],

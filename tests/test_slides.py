@@ -1,4 +1,4 @@
-"""Slides for class (tools/slides.py): a reveal.js deck per chapter and language, derived from the
+"""Slides for class (tools/teaching/slides.py): a reveal.js deck per chapter and language, derived from the
 chapter's source, the same slides in every language, no raw MyST, reveal.js served with the site
 (no CDN), linked from each chapter page in the page's language."""
 
@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 from beyond_accuracy import term
-from tools.editions import raw_myst
+from tools.editions.derive import raw_myst
 from tools.project import ROOT, languages
-from tools.slides import MARKER, REVEAL_FILES, chapters, deck_html, slides_of
+from tools.teaching.slides import MARKER, REVEAL_FILES, chapters, deck_html, slides_of
 
 STEMS = sorted(p.stem for p in chapters("en"))
 
@@ -54,7 +54,9 @@ def test_decks_are_on_the_site_linked_from_their_chapter_and_need_no_cdn(site, l
         assert (slides / "revealjs" / rel).exists(), f"reveal.js file {rel} is not served with the site"
     for src in chapters(lang):
         deck = (slides / f"{src.stem}.html").read_text(encoding="utf-8")
-        assert deck == deck_html(src), f"{lang}/slides/{src.stem}.html is not what tools/slides.py derives"
+        assert deck == deck_html(src), (
+            f"{lang}/slides/{src.stem}.html is not what tools/teaching/slides.py derives"
+        )
         assert not raw_myst(deck_text(deck)), f"{lang}/{src.stem}: raw MyST {raw_myst(deck_text(deck))}"
         assert "$$" not in deck_text(deck) and not re.search(r"\$[^$\s][^$]*\$", deck_text(deck))
         assert deck.count("<section") == len(slides_of(src))

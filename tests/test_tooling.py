@@ -2,9 +2,9 @@
 
 import pytest
 
-from tools.build import derived_config, derived_toc, localise_path
+from tools.book.build import derived_config, derived_toc, localise_path
+from tools.editions.derive import answer_names, placeholder, student_markdown
 from tools.project import config, first_cell, install_spec, repository_url
-from tools.student import answer_names, placeholder, student_markdown
 
 
 def test_toc_is_derived_for_each_language():
@@ -64,7 +64,7 @@ def test_solution_cells_become_placeholders():
 
 
 def test_a_mutant_is_matched_by_the_line_it_writes_or_the_line_it_deletes():
-    from tools.mutation import mutated_lines
+    from tools.maintenance.mutation import mutated_lines
 
     changed = "--- a.py\n+++ a.py\n@@ -1 +1 @@\n-    x = 1\n+    x = 2\n"
     deleted = '--- a.py\n+++ a.py\n@@ -1,2 +1 @@\n     f(\n-        drawstyle="default",\n'
@@ -73,7 +73,7 @@ def test_a_mutant_is_matched_by_the_line_it_writes_or_the_line_it_deletes():
 
 
 def test_every_equivalent_mutant_has_its_line_and_a_reason():
-    from tools.mutation import read_equivalents
+    from tools.maintenance.mutation import read_equivalents
 
     rows = read_equivalents()
     assert len({r["mutant"] for r in rows}) == len(rows), "a mutant is listed twice"

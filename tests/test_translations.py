@@ -1,4 +1,4 @@
-"""The translation drift guard (tools/translations.py, translations.json, `make translations`)."""
+"""The translation drift guard (tools/language/translations.py, translations.json, `make translations`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from beyond_accuracy.language import term
-from tools import translations as tr
+from tools.language import translations as tr
 from tools.project import KINDS, ROOT
 
 LANGS = ["it", "es", "pt", "fi"]
@@ -144,7 +144,7 @@ def test_the_notice_goes_under_the_title(tmp_path):
 
 
 def test_the_build_stages_the_notice_only_on_pages_that_are_behind(tmp_path, monkeypatch):
-    from tools import build
+    from tools.book import build
 
     staged = build.stage("es", False, tmp_path / "up-to-date")
     for path in [*staged.glob("*/es/*.ipynb"), *staged.glob("*/es/*.md")]:
@@ -169,8 +169,8 @@ def test_the_build_stages_the_notice_only_on_pages_that_are_behind(tmp_path, mon
 @pytest.mark.parametrize(
     ("args", "expected"),
     [
-        ([], "-m tools.translations"),
-        (["CHECK=1"], "-m tools.translations --check"),
+        ([], "-m tools.language.translations"),
+        (["CHECK=1"], "-m tools.language.translations --check"),
         (
             ["RECORD=1", "LANG=it", "PAGES=chapters/en/02-imbalance.md"],
             "--record chapters/en/02-imbalance.md --lang it",
@@ -185,5 +185,5 @@ def test_make_translations_passes_its_options(args, expected):
         text=True,
         check=True,
     ).stdout
-    command = [line for line in out.splitlines() if "tools.translations" in line]
+    command = [line for line in out.splitlines() if "tools.language.translations" in line]
     assert len(command) == 1 and expected in " ".join(command[0].split())

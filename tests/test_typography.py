@@ -1,12 +1,12 @@
-"""Typography of the sources' prose (tools/typography.py, issue 12 "Words and typography"):
+"""Typography of the sources' prose (tools/language/typography.py, issue 12 "Words and typography"):
 each rule on small strings, what it must never touch, and every source already clean."""
 
 from __future__ import annotations
 
 import pytest
 
-from tools import typography as t
-from tools.typography import NBSP, fix_source
+from tools.language import typography as t
+from tools.language.typography import NBSP, fix_source
 
 FM = "---\njupytext:\n  text_representation:\n    extension: .md\n---\n\n"
 

@@ -8,9 +8,9 @@ import re
 import pytest
 import yaml
 
-from tools.editions import PUBLISH
+from tools.editions.derive import PUBLISH
+from tools.editions.publish import PAGES
 from tools.project import BUILD, ROOT, notebooks_branch
-from tools.publish import PAGES
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 

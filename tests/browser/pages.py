@@ -66,7 +66,7 @@ def wait_for(browser, script: str, timeout: float = 5.0, interval: float = 0.05)
     return value
 
 
-MATHJAX = "*/tex-chtml.js"  # what sphinx-mathjax-offline serves (tools/sphinx/reader_site.py)
+MATHJAX = "*/tex-chtml.js"  # what sphinx-mathjax-offline serves (tools/book/sphinx/reader_site.py)
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ The questions live in one place, ``data/quizzes/<chapter>.json``: per question i
 each with ``correct`` (exactly one option is right), its ``text`` per language (a true/false option
 has a ``value`` instead, worded by the terms table) and its ``feedback`` per language, which says
 why the option is right or wrong. The same definitions feed the page (``Quiz``), the notebook
-and the instructor's answer key (tools/instructor.py).
+and the instructor's answer key (tools/teaching/instructor.py).
 
 ``Quiz("01-confusion-matrix")`` in a chapter's code cell renders the quiz in the notebook's
 language (``set_language`` in the first cell); js/quiz.js shows the feedback of the option the

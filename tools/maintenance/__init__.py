@@ -1,0 +1,2 @@
+"""Maintaining the repository: benchmarks (bench), re-pinning dependencies (lock) and mutation
+testing (mutation)."""
