@@ -1,4 +1,4 @@
-"""The glossary has an entry for every term the chapters send readers to (issue 12): the headword
+"""The glossary has an entry for every term the chapters send readers to: the headword
 is the term the pages of each language use, and every language has a definition."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Each language's how-to-use page says, once, that code output is English with a decimal point
-beside the localised prose, by design (issue 12)."""
+beside the localised prose, by design."""
 
 import pytest
 

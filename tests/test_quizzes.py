@@ -1,4 +1,4 @@
-"""The chapters' quizzes (issue 14): one set of definitions (src/beyond_accuracy/data/quizzes/),
+"""The chapters' quizzes: one set of definitions (src/beyond_accuracy/data/quizzes/),
 sound in every language, true to the chapters' numbers, and rendered by one module (js/quiz.js) in
 a code cell near the end of every chapter. The browser side is tests/browser/test_quiz_pages.py."""
 

@@ -1,4 +1,4 @@
-"""The references page, the citations and the plots' alt text in the page's language (issue 12).
+"""The references page, the citations and the plots' alt text in the page's language.
 
 The reference list is labelled the way the chapters cite (author-year, never pybtex's [Bri50]), its
 words and the citations' tooltips come from tools/book/sphinx/messages.csv, and every code-output plot

@@ -1,4 +1,4 @@
-"""Rendering defects that a reader sees on the built site, and that must not come back (issue 12).
+"""Rendering defects that a reader sees on the built site, and that must not come back.
 
 Each test reads the built HTML of every language (the session fixture ``site`` of conftest.py) or
 the sources, and names the page and the offending text when it fails.

@@ -1,4 +1,4 @@
-"""Cost that grows with the work (issue 9): threshold_table and expected_cost_by_threshold with
+"""Cost that grows with the work: threshold_table and expected_cost_by_threshold with
 every distinct score as a threshold, as roc_curve uses them, in memory O(n + t), not O(n · t).
 
 Memory is measured with tracemalloc (numpy reports its buffers to it), not time, so the test

@@ -1,4 +1,4 @@
-"""The helper package as a scikit-learn user holds it (issue 9, part 3): dtypes, estimator
+"""The helper package as a scikit-learn user holds it: dtypes, estimator
 parameters, plots that draw every series, clear errors and the edge cases of a normal day."""
 
 import warnings

@@ -1,4 +1,4 @@
-"""Stored numbers that a re-execution elsewhere must reproduce digit for digit (issue 9, part 2).
+"""Stored numbers that a re-execution elsewhere must reproduce digit for digit.
 
 nbval compares every re-executed text output with the stored one, and the glued numbers of the
 prose are stored formatted. A number computed through BLAS (a model fit, a matrix product) can

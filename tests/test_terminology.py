@@ -1,4 +1,4 @@
-"""One word for one idea in each language (issue 12): the variants a language settled against do
+"""One word for one idea in each language: the variants a language settled against do
 not come back in its chapters, labs, glossary or check feedback."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Typography of the sources' prose (tools/language/typography.py, issue 12 "Words and typography"):
+"""Typography of the sources' prose (tools/language/typography.py):
 each rule on small strings, what it must never touch, and every source already clean."""
 
 from __future__ import annotations

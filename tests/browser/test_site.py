@@ -1,5 +1,5 @@
 """The reader's site in headless Chromium: every page on a phone, the language switcher, search, the
-sidebar toggles, axe-core and the console (issue 14, "Mobile and accessibility").
+sidebar toggles, axe-core and the console.
 
 One browser per worker, reused; every page is loaded once, at a phone's width, for what is checked
 on every page, and one page of each type for the rest. tests/browser/audit.py prints
@@ -259,7 +259,7 @@ AXE_CASES += [(OTHERS[i % len(OTHERS)], kind) for i, kind in enumerate(GENERATED
 
 @pytest.mark.parametrize(("lang", "kind"), AXE_CASES)
 def test_axe_finds_nothing_serious(open_page, lang, kind):
-    """No serious or critical violation, nor one of the rules issue 14 named whatever axe-core's
+    """No serious or critical violation, nor one of the rules the accessibility review named whatever axe-core's
     impact for them (duplicate ids in exercises, pandas' empty index header); the contrast rules
     in CONTRAST_LANG only."""
     skip = () if lang == CONTRAST_LANG else CONTRAST_RULES

@@ -1,4 +1,4 @@
-"""Typography of the prose of the chapters and labs, per language (issue 12, "Words and typography").
+"""Typography of the prose of the chapters and labs, per language.
 
 Only the prose of the MyST sources is touched: never the front matter, code cells and other
 literal blocks, inline code and roles (``{glue:text}`…```, ``{cite:p}`…```), math (``$…$``,
