@@ -22,7 +22,7 @@ from beyond_accuracy.metrics import threshold_table
 
 ROOT = Path(__file__).resolve().parents[1]
 JS = ROOT / "src" / "beyond_accuracy" / "explorers" / "js"
-sys.path.insert(0, str(ROOT / "tools" / "sphinx"))
+sys.path.insert(0, str(ROOT / "tools" / "book" / "sphinx"))
 import explorers as extension  # noqa: E402  (tools/book/sphinx/explorers.py)
 
 

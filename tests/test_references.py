@@ -119,7 +119,7 @@ def test_bibliography_style_formats_every_entry(lang):
 
     from tools.project import ROOT
 
-    sys.path.insert(0, str(ROOT / "tools" / "sphinx"))
+    sys.path.insert(0, str(ROOT / "tools" / "book" / "sphinx"))
     from localisation import bibliography_style, messages
 
     style = find_plugin("pybtex.style.formatting", bibliography_style(lang, messages(lang)))()
