@@ -202,7 +202,7 @@ def landing_page(student: bool) -> str:
         f'<link rel="alternate" hreflang="{lang}" href="{lang}/{localise_path(root_page, lang)}.html">'
         for lang in languages()
     )
-    template = (ROOT / "tools" / "templates" / "landing.html").read_text(encoding="utf-8")
+    template = (ROOT / "tools" / "book" / "templates" / "landing.html").read_text(encoding="utf-8")
     title = config()["title"] + (" — student edition" if student else "")
     prompt = " · ".join(html.escape(term("choose_language", lang)) for lang in languages())
     return (
@@ -259,7 +259,7 @@ def build(
         shutil.copytree(lang_root / lang / "_build" / "html", site / lang)
         finish_language_site(site / lang, lang, publish)
     (site / "index.html").write_text(landing_page(student), encoding="utf-8")
-    shutil.copy2(ROOT / "tools" / "sphinx" / "static" / "favicon.svg", site / "favicon.svg")
+    shutil.copy2(ROOT / "tools" / "book" / "sphinx" / "static" / "favicon.svg", site / "favicon.svg")
     print(f"site: {site / 'index.html'}")
     return 0
 
