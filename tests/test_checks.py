@@ -23,9 +23,15 @@ from beyond_accuracy.checks._engine import (
     Exercise,
     Mistake,
     exercises_of,
-    texts,
     verdict,
 )
+
+
+def texts(*five: str) -> dict[str, str]:
+    """One made-up sentence per language, in the order of LANGUAGES (the labs' own texts are in
+    the catalogue)."""
+    return dict(zip(LANGUAGES, five))
+
 
 H = texts("h", "h", "h", "h", "h")
 
@@ -524,7 +530,7 @@ def test_a_mistake_that_cannot_be_computed_does_not_hide_the_next_one():
     assert e.grade(0.125) == (NOT_YET, None, "half")
 
 
-# The Italian texts of src/beyond_accuracy/data/terms.csv, typed here: each message in the language asked.
+# The Italian texts of the catalogue's terms.csv (src/beyond_accuracy/data/strings/), typed here: each message in the language asked.
 IT_FORM = "La risposta non ha la forma attesa: un solo numero, scritto come numero Python (per esempio 0.35)."
 IT_POINT = "In Python i decimali si scrivono con il punto, non con la virgola: 0.35, non 0,35."
 

@@ -1,5 +1,5 @@
-"""The chapters' quizzes: one set of definitions (src/beyond_accuracy/data/quizzes/),
-sound in every language, true to the chapters' numbers, and rendered by one module (js/quiz.js) in
+"""The chapters' quizzes: one set of definitions (the structure in
+src/beyond_accuracy/data/quizzes/, the words in the catalogue's quiz.csv), sound in every language, true to the chapters' numbers, and rendered by one module (js/quiz.js) in
 a code cell near the end of every chapter. The browser side is tests/browser/test_quiz_pages.py."""
 
 from __future__ import annotations
@@ -18,7 +18,16 @@ from statsmodels.stats.proportion import proportion_confint
 from beyond_accuracy import fmt, set_language
 from beyond_accuracy.datasets import thousand_patients
 from beyond_accuracy.explorers import Quiz, esm
-from beyond_accuracy.explorers.quiz import LABELS, chapters, definitions, problems, questions
+from beyond_accuracy.explorers.quiz import (
+    LABELS,
+    chapters,
+    definitions,
+    problems,
+    questions,
+    structure_problems,
+    structures,
+    unused_texts,
+)
 from beyond_accuracy.language import LANGUAGES, term
 from tools.language.typography import fix_prose
 from tools.project import ROOT
@@ -61,6 +70,28 @@ def test_the_check_of_the_definitions_finds_each_fault(spoil, message):
     spoil(stored["questions"][0])  # a choice question whose right option is the second
     assert any(message in p for p in problems("01-confusion-matrix", stored)), problems(
         "01-confusion-matrix", stored
+    )
+
+
+def test_the_structure_holds_no_words_and_every_word_belongs_to_a_question():
+    assert [p for ch in chapters() for p in structure_problems(ch)] == []
+    assert unused_texts() == []
+    spoilt = copy.deepcopy(structures()["02-imbalance"])
+    spoilt["questions"][1]["prompt"] = {"en": "Why?"}
+    spoilt["questions"][1]["options"][0]["feedback"] = "Right."
+    assert structure_problems("02-imbalance", spoilt) == [
+        "02-imbalance: question im-precision-prevalence has prompt: words belong in the catalogue (quiz.csv)",
+        "02-imbalance: option 1 of im-precision-prevalence has feedback: words belong in the catalogue"
+        " (quiz.csv)",
+    ]
+
+
+def test_a_text_missing_from_the_catalogue_is_named_by_its_key():
+    stored = copy.deepcopy(definitions()["01-confusion-matrix"])
+    del stored["questions"][0]["options"][2]["feedback"]
+    assert any(
+        "(catalogue key quiz.cm-accuracy-paradox.3.feedback)" in p
+        for p in problems("01-confusion-matrix", stored)
     )
 
 

@@ -3,15 +3,13 @@ not come back in its chapters, labs, glossary or check feedback."""
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 
 import pytest
 
+from beyond_accuracy.catalogue import tables
 from tools.project import ROOT
-
-DATA = ROOT / "src" / "beyond_accuracy" / "data"
 
 # language -> (variant that must not appear, the form the course uses)
 SETTLED = {
@@ -32,18 +30,15 @@ SETTLED = {
 
 
 def texts(lang: str) -> dict[str, str]:
-    """Every text of a language a reader or student sees: pages, glossary columns, check feedback
-    (the checks hold all languages; their strings of other languages do not use these words)."""
+    """Every text of a language a reader or student sees: its pages, and its column of every table
+    of the catalogue (terms, glossary, theme, quizzes, the checks' hints)."""
     found = {
         str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
         for kind in ("chapters", "labs")
         for p in sorted((ROOT / kind / lang).glob("*.md"))
     }
-    for name in ("terms.csv", "definitions.csv"):
-        with open(DATA / name, encoding="utf-8", newline="") as f:
-            found[f"{name} ({lang})"] = "\n".join(row[lang] for row in csv.DictReader(f))
-    for path in sorted((ROOT / "src" / "beyond_accuracy" / "checks").glob("*.py")):
-        found[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
+    for name, table in tables().items():
+        found.update({f"{name}.csv {key} ({lang})": row[lang] for key, row in table.items()})
     return found
 
 

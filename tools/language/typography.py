@@ -37,6 +37,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from beyond_accuracy.language import quotes, term
 from tools.project import KINDS, ROOT, language_of, languages
 
 LANGS = tuple(languages())
@@ -44,10 +45,9 @@ LANGS = tuple(languages())
 NBSP = "\u00a0"
 NNBSP = "\u202f"
 
-# primary opening and closing quotation marks, as docutils' smart quotes typeset them (it/es:
-# docutils' defaults; pt: the pt_BR locale set in _config.yml; fi: ”…”; en: “…”)
-QUOTES = {"en": ("“", "”"), "it": ("«", "»"), "es": ("«", "»"), "pt": ("“", "”"), "fi": ("”", "”")}
-GLOSSARY_TEXT = {"es": "glosario", "pt": "glossário", "it": "glossario"}
+# primary opening and closing quotation marks, the ones docutils' smart quotes typeset in the HTML:
+# the catalogue's typography.quotes (beyond_accuracy.language.quotes), their one home
+QUOTES = {lang: (quotes(lang)[0], quotes(lang)[1]) for lang in LANGS}
 
 RULES = {
     "en": {"percent_tight", "quotes"},
@@ -334,7 +334,7 @@ _GLOSSARY = re.compile(r"\{doc\}`glossary`")
 
 def glossary(text: str, lang: str) -> str:
     """{doc}`glossary` in mid-sentence: explicit lowercase link text (before masking)."""
-    word = GLOSSARY_TEXT[lang]
+    word = term("glossary_link", lang)
 
     def fix(m: re.Match) -> str:
         before = text[: m.start()]
