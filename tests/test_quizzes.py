@@ -29,7 +29,7 @@ from beyond_accuracy.explorers.quiz import (
     unused_texts,
 )
 from beyond_accuracy.language import LANGUAGES, term
-from tools.language.typography import fix_prose
+from tools.language.typography import fix_string
 from tools.project import ROOT
 
 CHAPTERS = sorted(p.stem for p in (ROOT / "chapters" / "en").glob("0?-*.md"))
@@ -108,7 +108,7 @@ def test_every_text_is_there_in_every_language_distinct_and_typographically_clea
         assert set(text) == set(LANGUAGES), name
         for lang, s in text.items():
             assert s.strip() == s and s, f"{name} in {lang}"
-            assert fix_prose(s, lang) == s, f"{name} in {lang}: run tools.language.typography's rules on it"
+            assert fix_string(s, lang) == s, f"{name} in {lang}: run `make typography`"
             assert s.count("`") % 2 == 0, f"{name} in {lang}: an unclosed `code` span"
     for lang in LANGUAGES:
         options = [

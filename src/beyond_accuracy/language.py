@@ -11,14 +11,17 @@ import numbers
 
 LANGUAGES = ("en", "it", "es", "pt", "fi")
 
-# Decimal mark, thousands separator and how a percent sign is attached, per language
-# (Unicode CLDR conventions: Spanish and Finnish put a no-break space before "%", Spanish
-# groups thousands only from five digits on, Finnish groups with a no-break space).
+# Decimal mark, thousands separator and how a percent sign is attached, per language: the one
+# number style of each language, which the typography rules (tools/language/typography.py) apply to
+# hand-written numbers too. Spanish and Finnish put a no-break space before "%" (RAE, Kielitoimisto);
+# Spanish groups thousands with a no-break space, as RAE and ISO 80000 ask of technical text
+# ("100 000", never "100.000", which other Spanish-speaking countries read as 100), and only from five
+# digits on ("2000"); Finnish groups with a no-break space from four digits on ("1 000").
 _NBSP = "\u00a0"
 _NUMBER_STYLE = {
     "en": {"decimal": ".", "group": ",", "percent": "%", "min_group": 4, "minus": "-"},
     "it": {"decimal": ",", "group": ".", "percent": "%", "min_group": 4, "minus": "-"},
-    "es": {"decimal": ",", "group": ".", "percent": _NBSP + "%", "min_group": 5, "minus": "-"},
+    "es": {"decimal": ",", "group": _NBSP, "percent": _NBSP + "%", "min_group": 5, "minus": "-"},
     "pt": {"decimal": ",", "group": ".", "percent": "%", "min_group": 4, "minus": "-"},
     "fi": {"decimal": ",", "group": _NBSP, "percent": _NBSP + "%", "min_group": 4, "minus": "\u2212"},
 }
@@ -48,7 +51,8 @@ def fmt(x, digits: int = 3, percent: bool = False, lang: str | None = None) -> s
     ``fmt(0.7368)`` is ``"0.737"`` in English and ``"0,737"`` in Italian; ``percent=True``
     multiplies by 100 and adds the language's percent sign (``fmt(0.25, 1, percent=True)`` is
     ``"25.0%"`` in English, ``"25,0 %"`` in Finnish). Integers of four or more digits are grouped
-    by thousands as the language does (``1,000`` / ``1.000`` / ``1 000``).
+    by thousands as the language does (``1,000`` / ``1.000`` / ``1 000``; Spanish from five digits
+    on, ``10 000``, with a no-break space).
     """
     lang = _check_language(lang or get_language())
     if isinstance(x, bool) or not isinstance(x, numbers.Real):
