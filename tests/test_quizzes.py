@@ -119,6 +119,30 @@ def test_every_text_is_there_in_every_language_distinct_and_typographically_clea
         assert len(feedback) == len(set(feedback)), f"two options share their feedback in {lang}"
 
 
+# What the quiz itself prints before an option's feedback (terms quiz_right, quiz_wrong) and the
+# words that would say it again: no feedback opens with them ("Right. Right: …").
+VERDICTS = {
+    "en": ("Right", "Correct", "Wrong", "Not quite", "Exactly"),
+    "it": ("Giusto", "Esatto", "Corretto", "Sbagliato", "Non proprio", "È proprio così"),
+    "es": ("Correcto", "Exacto", "Incorrecto", "No exactamente"),
+    "pt": ("Certo", "Correto", "Isso mesmo", "Exato", "Errado", "Não exatamente", "É assim mesmo"),
+    "fi": ("Oikein", "Väärin", "Ei aivan", "Juuri niin"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_feedback_repeats_the_verdict_the_quiz_prints(lang):
+    words = {term("quiz_right", lang).rstrip("."), term("quiz_wrong", lang).rstrip("."), *VERDICTS[lang]}
+    pattern = re.compile(rf"^({'|'.join(map(re.escape, sorted(words, key=len, reverse=True)))})\b")
+    repeated = [
+        f"{q['id']} option {i + 1}: {o['feedback'][lang][:40]!r}"
+        for _, q in ALL
+        for i, o in enumerate(q["options"])
+        if pattern.match(o["feedback"][lang])
+    ]
+    assert not repeated, f"the quiz prints the verdict itself ({term('quiz_right', lang)!r}): {repeated}"
+
+
 def test_the_right_option_is_not_always_in_the_same_place():
     places = [[o["correct"] for o in q["options"]].index(True) for _, q in ALL if q["kind"] == "choice"]
     assert len(set(places)) == 3, places
