@@ -222,3 +222,23 @@ def test_the_catalogue_ships_with_the_package():
     for path in FOLDER.glob("*.csv"):
         assert any(path.relative_to(PACKAGE).match(p) for p in patterns), path.name
     assert not list(FOLDER.glob("*/")), "data/strings/ is flat: the package data lists data/strings/*.csv"
+
+
+# --- what the explorers show -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_explorers_name_metrics_with_short_labels_not_glossary_headwords(lang):
+    """A metric in an explorer is "MCC", "NPV", "F1", "Brier", "recall": its own short label, never
+    the glossary headword with its gloss ("recall (sensibilità)", "F1-luku (F1 score)")."""
+    from beyond_accuracy.explorers import _widget, calibration, kappa, prevalence, threshold
+
+    shown = {}
+    for module in (threshold, prevalence, kappa, calibration):
+        shown.update(_widget.labels(module._LABELS, lang))
+    metrics = {key: label for key, label in shown.items() if key in _widget.SHORT_LABELS}
+    assert set(metrics) == set(_widget.SHORT_LABELS)  # every short label is used
+    for key, label in metrics.items():
+        assert "(" not in label and len(label) <= 26, (key, label)
+    assert metrics["mcc"] == "MCC" and metrics["npv"] == "NPV" and metrics["f1"] == "F1"
+    assert metrics["brier_score"] == "Brier"
