@@ -322,3 +322,14 @@ def test_check_mode_exits_non_zero_on_a_dirty_source(tmp_path, capsys):
     assert dirty.read_text(encoding="utf-8") == 'Un "pago" del 1%.\n'
     assert t.main([str(dirty)]) == 0
     assert t.main(["--check", str(dirty)]) == 0
+
+
+def test_the_quotation_marks_have_one_home():
+    """typography.csv's typography.quotes: the marks the tool writes and the ones Sphinx typesets."""
+    from beyond_accuracy.language import quotes
+    from tools.book.build import smart_quotes
+    from tools.project import config
+
+    assert smart_quotes() == {"en": "“”‘’", "it": "«»‘’", "es": "«»‘’", "pt-br": "“”‘’", "fi": "””’’"}
+    assert {lang: tuple(quotes(lang)[:2]) for lang in t.LANGS} == t.QUOTES
+    assert "quotes" not in config()["course"]
