@@ -268,3 +268,252 @@ def test_best_constants_of_mae_and_mse():
     step = grid[1] - grid[0]
     assert abs(grid[mae.argmin()] - np.median(y)) <= step
     assert abs(grid[mse.argmin()] - y.mean()) <= step
+
+
+def marriage_split():
+    X, y = marriage_ratings()
+    return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+
+
+def test_predict_answers_the_mode_and_the_interval_of_the_latent_score_is_the_median():
+    """Ch. 4: on the marriage test set the interval of x·β and predict() agree for 52.6% of the
+    women; the interval of x·β is the median rule (ε is symmetric), checked with statsmodels."""
+    from statsmodels.miscmodels.ordinal_model import OrderedModel
+
+    X_train, X_test, y_train, y_test = marriage_split()
+    scaler = StandardScaler().fit(X_train)
+    Z_train, Z_test = scaler.transform(X_train), scaler.transform(X_test)
+    om = OrderedModel(y_train.to_numpy(), Z_train, distr="logit")
+    params = om.fit(method="bfgs", maxiter=5000, disp=False).params
+    beta, cuts = params[: X_train.shape[1]], om.transform_threshold_params(params)[1:-1]
+    eta = Z_test @ beta
+    cumulative = expit(np.concatenate([[-np.inf], cuts, [np.inf]])[None, :] - eta[:, None])
+    proba = np.diff(cumulative, axis=1)
+    mode = proba.argmax(axis=1) + 1
+    interval = np.searchsorted(cuts, eta) + 1
+    median = (np.cumsum(proba, axis=1) >= 0.5).argmax(axis=1) + 1
+    assert np.mean(interval == mode) == pytest.approx(0.526, abs=0.0005)
+    assert np.array_equal(interval, median)
+    ours = OrdinalLogisticRegression().fit(Z_train, y_train)
+    assert np.mean(ours.predict(Z_test) == mode) > 0.999
+    assert np.mean(ours.predict(Z_test, decision="median") == interval) > 0.999
+
+
+def test_a_middle_class_never_gets_more_than_two_sigma_of_half_its_width():
+    """Ch. 4: P(y = k | x) for a middle class with cut-points δ apart is at most 2σ(δ/2) − 1,
+    reached when x·β sits in the middle; δ = 0.55 gives 0.137."""
+    for delta in (0.3, 0.55, 1.0, 3.0):
+        eta = np.linspace(-10, 10, 200_001)
+        p_middle = expit(delta / 2 - eta) - expit(-delta / 2 - eta)
+        assert p_middle.max() == pytest.approx(2 * expit(delta / 2) - 1, abs=1e-9)
+        assert abs(eta[p_middle.argmax()]) < 1e-3
+    assert 2 * expit(0.55 / 2) - 1 == pytest.approx(0.137, abs=0.0005)
+
+
+def test_with_unequal_stages_the_mode_rule_never_predicts_the_narrow_stages():
+    """Ch. 4: cross-validated, the ordinal model predicts [176, 0, 0, 220, 46] against the true
+    [147, 36, 36, 158, 65]; the median rule does predict stages 2 and 3."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    from beyond_accuracy.datasets import diabetes_stages
+
+    X, stage = diabetes_stages(edges=(100, 120, 140, 250))
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    mode = cross_val_predict(make_pipeline(StandardScaler(), OrdinalLogisticRegression()), X, stage, cv=folds)
+    median = cross_val_predict(
+        make_pipeline(StandardScaler(), OrdinalLogisticRegression(decision="median")), X, stage, cv=folds
+    )
+    assert np.bincount(mode, minlength=6)[1:].tolist() == [176, 0, 0, 220, 46]
+    assert np.bincount(stage, minlength=6)[1:].tolist() == [147, 36, 36, 158, 65]
+    assert (np.bincount(median, minlength=6)[[2, 3]] > 0).all()
+
+
+def test_qwk_rises_before_it_falls_along_the_kappa_slider():
+    """Ch. 4: from equal shares, chance disagreement grows (0.333 -> 0.344, peak near a class-1
+    share of 0.44) and QWK rises (0.900 -> 0.908, peak near 0.51), back to 0.900 at 2/3."""
+    move = np.array([[0.9, 0.1, 0.0], [0.1, 0.8, 0.1], [0.0, 0.1, 0.9]])
+    i, j = np.indices((3, 3))
+    w = (i - j) ** 2 / 4
+    shares = np.linspace(1 / 3, 0.99, 65_701)
+    populations = np.stack([shares, (1 - shares) / 2, (1 - shares) / 2], axis=1)
+    observed = populations[:, :, None] * move[None, :, :]
+    expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
+    chance = (w * expected).sum(axis=(1, 2))
+    qwk = 1 - (w * observed).sum(axis=(1, 2)) / chance
+    assert chance[0] == pytest.approx(1 / 3) and chance.max() == pytest.approx(0.344, abs=0.0005)
+    assert shares[chance.argmax()] == pytest.approx(0.44, abs=0.005)
+    assert qwk[0] == pytest.approx(0.9) and qwk.max() == pytest.approx(0.908, abs=0.0005)
+    assert shares[qwk.argmax()] == pytest.approx(0.51, abs=0.005)
+    back = shares[(shares > shares[qwk.argmax()]) & (qwk <= 0.9 + 1e-12)][0]
+    assert back == pytest.approx(2 / 3, abs=0.001)
+    assert np.all(np.diff(qwk[shares > back]) < 0)  # after that, QWK only falls
+
+
+def test_same_truth_and_accuracy_different_kappa_the_bias_paradox():
+    """Ch. 4: truth 60 sick / 40 healthy, both models right 60 times; answering 'sick' 70 times
+    gives kappa 0.130, 30 times 0.259; PABAK is 0.200 for both, Gwet's AC1 ranks them the other
+    way (0.266 against 0.208)."""
+    truth = np.repeat([1, 1, 0, 0], [45, 15, 25, 15])
+    model_a = np.repeat([1, 0, 1, 0], [45, 15, 25, 15])
+    truth_b = np.repeat([1, 1, 0, 0], [25, 35, 5, 35])
+    model_b = np.repeat([1, 0, 1, 0], [25, 35, 5, 35])
+    assert truth.sum() == truth_b.sum() == 60 and model_a.sum() == 70 and model_b.sum() == 30
+    assert np.mean(truth == model_a) == np.mean(truth_b == model_b) == 0.6
+    assert cohen_kappa_score(truth, model_a) == pytest.approx(0.130, abs=0.0005)
+    assert cohen_kappa_score(truth_b, model_b) == pytest.approx(0.259, abs=0.0005)
+
+    def ac1(t, p):
+        pi = (t.mean() + p.mean()) / 2
+        chance = 2 * pi * (1 - pi)
+        return (np.mean(t == p) - chance) / (1 - chance)
+
+    assert ac1(truth, model_a) == pytest.approx(0.266, abs=0.0005)
+    assert ac1(truth_b, model_b) == pytest.approx(0.208, abs=0.0005)
+
+
+def test_the_worst_percentage_error_is_about_a_dozen_median_patients():
+    """Ch. 4: on the diabetes progression the worst percentage error (316%) is 12.5 times the
+    median patient's (25.4%): "about a dozen", not "dozens"."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.linear_model import LinearRegression
+
+    X, y = load_diabetes(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)
+    pred = make_pipeline(StandardScaler(), LinearRegression()).fit(X_train, y_train).predict(X_test)
+    pct = np.abs(pred - y_test) / y_test
+    assert pct.max() == pytest.approx(3.16, abs=0.005)
+    assert np.median(pct) == pytest.approx(0.254, abs=0.0005)
+    assert 10 < pct.max() / np.median(pct) < 15
+
+
+def test_r2_on_a_test_set_is_the_share_of_the_test_means_squared_error_removed():
+    """Ch. 4: r2_score = 1 − MSE(model) / MSE(always the test mean), negative when the model is
+    worse than that constant."""
+    from sklearn.metrics import mean_squared_error, r2_score
+
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=50)
+    for pred in (y + rng.normal(scale=0.5, size=50), -y):
+        share = 1 - mean_squared_error(y, pred) / mean_squared_error(y, np.full(50, y.mean()))
+        assert r2_score(y, pred) == pytest.approx(share)
+    assert r2_score(y, -y) < 0
+
+
+def test_the_effect_of_affairs_grows_across_the_cut_points():
+    """Ch. 4, Frank and Hall exercise: separate fits of "rating > k" give affairs coefficients
+    -0.18, -0.27, -0.44, -0.51 (standard errors 0.04 to 0.07) against -0.36 shared: the
+    proportional-odds assumption does not hold for it."""
+    import pandas as pd
+    import statsmodels.api as sm
+
+    X_train, _, y_train, _ = marriage_split()
+    Z = pd.DataFrame(StandardScaler().fit_transform(X_train), columns=X_train.columns, index=X_train.index)
+    fits = [sm.Logit((y_train > k).astype(int), sm.add_constant(Z)).fit(disp=0) for k in (1, 2, 3, 4)]
+    coef = np.array([f.params["affairs"] for f in fits])
+    se = np.array([f.bse["affairs"] for f in fits])
+    assert coef == pytest.approx([-0.176, -0.271, -0.445, -0.507], abs=0.002)
+    assert se.min() > 0.04 and se.max() < 0.07
+    assert coef[0] - coef[-1] > 3 * se.max()
+    shared = OrdinalLogisticRegression().fit(Z, y_train).coef_[list(Z.columns).index("affairs")]
+    assert shared == pytest.approx(-0.364, abs=0.001)
+
+
+def test_macro_averaged_mae_and_ranked_probability_score_on_the_marriage_test_set():
+    """Ch. 4: macro-averaged MAE 2.000 for the majority baseline, 1.395 for regression + rounding,
+    1.418 for the ordinal median, 1.648 for its mode, 1.707 for the multinomial model; ranked
+    probability score 0.500 for the training shares, 0.473 multinomial, 0.477 ordinal."""
+    from imblearn.metrics import macro_averaged_mean_absolute_error
+    from sklearn.linear_model import LinearRegression
+
+    X_train, X_test, y_train, y_test = marriage_split()
+    y_true = y_test.to_numpy()
+
+    def macro_mae(pred):
+        return np.mean([np.abs(pred[y_true == k] - k).mean() for k in range(1, 6)])
+
+    nominal = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_train, y_train)
+    ordinal = make_pipeline(StandardScaler(), OrdinalLogisticRegression()).fit(X_train, y_train)
+    regression = make_pipeline(StandardScaler(), LinearRegression()).fit(X_train, y_train)
+    preds = {
+        "majority": np.full(len(y_true), 5),
+        "regression": np.clip(np.rint(regression.predict(X_test)), 1, 5).astype(int),
+        "median": ordinal.predict(X_test, decision="median"),
+        "mode": ordinal.predict(X_test),
+        "nominal": nominal.predict(X_test),
+    }
+    expected = {"majority": 2.0, "regression": 1.395, "median": 1.418, "mode": 1.648, "nominal": 1.707}
+    for name, pred in preds.items():
+        assert macro_mae(pred) == pytest.approx(expected[name], abs=0.0005)
+        assert macro_averaged_mean_absolute_error(y_true, pred) == pytest.approx(macro_mae(pred))
+
+    def rps(proba):
+        observed = y_true[:, None] <= np.arange(1, 5)[None, :]
+        return np.mean(np.sum((np.cumsum(proba, axis=1)[:, :-1] - observed) ** 2, axis=1))
+
+    prior = np.bincount(y_train, minlength=6)[1:] / len(y_train)
+    assert rps(np.tile(prior, (len(y_true), 1))) == pytest.approx(0.500, abs=0.0005)
+    assert rps(nominal.predict_proba(X_test)) == pytest.approx(0.473, abs=0.0005)
+    assert rps(ordinal.predict_proba(X_test)) == pytest.approx(0.477, abs=0.0005)
+
+
+# --- chapter 5 and lab 5: error inspection -----------------------------------------------------------
+
+
+def test_a_wilson_interval_on_three_examples_covers_the_truth_857_times_in_1000():
+    """Ch. 5: at n = 3 the four Wilson intervals are (0, 0.561), (0.061, 0.792), (0.208, 0.939),
+    (0.439, 1); at a true rate of 5% only the first holds it, so coverage is 0.95**3 = 85.7% and
+    about 28.5 of 200 groups miss; an exact interval allowing for 40 groups holds 0.031."""
+    from scipy.stats import binom
+    from statsmodels.stats.proportion import proportion_confint
+
+    intervals = [proportion_confint(x, 3, alpha=0.05, method="wilson") for x in range(4)]
+    assert np.round(intervals, 3).tolist() == [[0.0, 0.561], [0.061, 0.792], [0.208, 0.939], [0.439, 1.0]]
+    coverage = sum(binom.pmf(x, 3, 0.05) for x, (lo, hi) in enumerate(intervals) if lo <= 0.05 <= hi)
+    assert coverage == pytest.approx(0.95**3) and 200 * (1 - coverage) == pytest.approx(28.5, abs=0.05)
+    low, high = proportion_confint(2, 3, alpha=0.05 / 40, method="beta")
+    assert low < 0.031 < high
+    assert proportion_confint(2, 3, alpha=0.05 / 40, method="wilson")[0] > 0.031  # Wilson would not
+
+
+def confident_learning(labels, proba):
+    """Flags of the confident joint's off-diagonal (Northcutt et al. 2021), written independently."""
+    k = proba.shape[1]
+    t = np.array([proba[labels == j, j].mean() for j in range(k)])
+    flags = np.zeros(len(labels), dtype=bool)
+    for n, (label, p) in enumerate(zip(labels, proba)):
+        above = np.flatnonzero(p >= t)
+        if len(above):
+            flags[n] = above[np.argmax(p[above])] != label
+    return flags
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_confident_learning_wins_on_systematic_noise_and_the_ranking_on_uniform_noise(seed):
+    """Ch. 5: at confident learning's own count of flags, its precision beats the top of the loss
+    ranking when 30% of the 1s are labelled 7, and loses to it on uniform 5% noise."""
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    from beyond_accuracy.datasets import corrupt_labels
+
+    X, y = load_digits(return_X_y=True)
+    ones = np.flatnonzero(y == 1)
+    systematic = y.copy()
+    systematic[np.random.default_rng(seed).choice(ones, size=round(0.3 * len(ones)), replace=False)] = 7
+    uniform = corrupt_labels(y, 0.05, random_state=seed)[0]
+    precision = {}
+    for name, given in (("systematic", systematic), ("uniform", uniform)):
+        proba = cross_val_predict(
+            make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+            X,
+            given,
+            cv=StratifiedKFold(n_splits=5, shuffle=True, random_state=seed),
+            method="predict_proba",
+        )
+        wrong = given != y
+        flags = confident_learning(given, proba)
+        loss = -np.log(np.clip(proba[np.arange(len(given)), given], 1e-15, 1))
+        top = np.argsort(-loss, kind="stable")[: flags.sum()]
+        precision[name] = (wrong[flags].mean(), wrong[top].mean())
+    assert precision["systematic"][0] > precision["systematic"][1] + 0.2
+    assert precision["uniform"][0] < precision["uniform"][1]
