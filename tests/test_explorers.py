@@ -585,7 +585,9 @@ def rendered_pr_path(y, scores, tmp_path):
     roc_d, pr_d = json.loads(out)  # the ROC curve's path first, then the PR curve's
     # baPlot's frame: 260 × 200 pixels, margins left 34, right 10, top 8, bottom 20, both axes [0, 1]
     pixels = np.array([[float(v) for v in pair.split(",")] for pair in re.split("[ML]", pr_d)[1:]])
-    return np.column_stack([(pixels[:, 0] - 34) / (260 - 34 - 10), (200 - 20 - pixels[:, 1]) / (200 - 8 - 20)])
+    return np.column_stack(
+        [(pixels[:, 0] - 34) / (260 - 34 - 10), (200 - 20 - pixels[:, 1]) / (200 - 8 - 20)]
+    )
 
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed: the browser tests check the same numbers")
