@@ -68,10 +68,79 @@ def test_van_rijsbergen_reading_of_beta():
 
 
 def test_twenty_patients_scores_sit_on_the_thresholds_the_chapter_names():
-    """Ch. 1: a score equals the threshold at 0.30 and 0.40 (P13 and P11), not at 0.5."""
+    """Ch. 1: every threshold the chapter uses except 0.5 is some patient's score: 0.30 (P13), 0.40
+    (P11), 0.60 (P08), 0.65 (P07), 0.70 (P06), 0.95 (P01), 0.02 (P20)."""
     patients = twenty_patients().set_index("patient")
-    assert patients.loc["P13", "score"] == 0.30 and patients.loc["P11", "score"] == 0.40
+    named = {"P13": 0.30, "P11": 0.40, "P08": 0.60, "P07": 0.65, "P06": 0.70, "P01": 0.95, "P20": 0.02}
+    for patient, threshold in named.items():
+        assert patients.loc[patient, "score"] == threshold
     assert not (patients["score"] == 0.5).any()
+
+
+def test_with_a_strict_threshold_the_precision_dip_moves_one_score_lower():
+    """Ch. 1: with `>` the precisions at 0.60, 0.65, 0.70 fall steadily (6/7, 5/6, 4/5); the dip of
+    `>=` (0.750, 0.857, 0.833) appears one score lower, at 0.55, 0.60, 0.65; at 0.95 nobody is
+    flagged, at 0.02 P20 is left out."""
+    p = twenty_patients()
+    y, s = p["y"].to_numpy(), p["score"].to_numpy()
+
+    def precision(flagged):
+        return y[flagged].sum() / flagged.sum()
+
+    strict = [precision(s > t) for t in (0.60, 0.65, 0.70)]
+    assert strict == pytest.approx([6 / 7, 5 / 6, 4 / 5]) and strict[0] > strict[1] > strict[2]
+    assert [precision(s > t) for t in (0.55, 0.60, 0.65)] == [precision(s >= t) for t in (0.60, 0.65, 0.70)]
+    assert precision(s >= 0.65) > precision(s >= 0.70)  # the dip under >=
+    assert not (s > 0.95).any() and (s > 0.02).sum() == 19
+
+
+def test_the_highest_threshold_reaching_a_recall_has_the_best_specificity_among_those_that_do():
+    """Ch. 1: on the twenty patients, recall >= 0.9 first at 0.35 (specificity 0.7); recall 1 first at
+    0.20, the threshold F2 chose; lower thresholds reach the target with no better specificity."""
+    p = twenty_patients()
+    sweep = threshold_table(p["y"], p["score"], np.unique(p["score"]), betas=(2,))
+    for target, expected in ((0.9, 0.35), (1.0, 0.20)):
+        meets = sweep[sweep["recall"] >= target]
+        highest = meets.loc[meets["threshold"].idxmax()]
+        assert highest["threshold"] == expected
+        assert highest["specificity"] == meets["specificity"].max()
+    assert sweep.loc[sweep["f2"].idxmax(), "threshold"] == 0.20
+
+
+def test_likelihood_ratios_reproduce_the_prevalence_explorers_ppv():
+    """Ch. 1: at 0.5, LR+ = 3.5 and LR- = 0.375; pre-test odds 1:99 times LR+ give the PPV the
+    prevalence explorer shows at prevalence 1% (0.034)."""
+    from sklearn.metrics import class_likelihood_ratios
+
+    from beyond_accuracy.explorers import PrevalenceExplorer
+
+    p = twenty_patients()
+    lr_pos, lr_neg = class_likelihood_ratios(p["y"], (p["score"] >= 0.5).astype(int))
+    assert (lr_pos, lr_neg) == pytest.approx((3.5, 0.375))
+    post_odds = (0.01 / 0.99) * lr_pos
+    assert post_odds / (1 + post_odds) == pytest.approx(PrevalenceExplorer.values(0.7, 0.8, 0.01)["ppv"])
+
+
+def test_a_scaler_fitted_on_all_the_biopsies_rarely_moves_test_recall_and_in_both_directions():
+    """Ch. 1, last exercise: over 300 stratified 80/20 splits of the biopsies, a logistic regression
+    behind a scaler fitted on all the data has the same test recall as the pipeline in 283 splits,
+    a higher one in 9 and a lower one in 8."""
+    from sklearn.metrics import recall_score
+
+    X, y = load_biopsies()
+    X, y = X.to_numpy(), y.to_numpy()
+    scaler = StandardScaler().fit(X)  # the leak: statistics of every biopsy, test ones included
+    diff = []
+    for seed in range(300):
+        X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, stratify=y, random_state=seed)
+        honest = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_tr, y_tr)
+        leaky = LogisticRegression().fit(scaler.transform(X_tr), y_tr)
+        diff.append(
+            recall_score(y_te, leaky.predict(scaler.transform(X_te)))
+            - recall_score(y_te, honest.predict(X_te))
+        )
+    diff = np.array(diff)
+    assert ((diff == 0).sum(), (diff > 0).sum(), (diff < 0).sum()) == (283, 9, 8)
 
 
 def lab1_split():
@@ -95,6 +164,62 @@ def test_lab1_f2_break_even_between_the_f1_and_f2_thresholds():
     break_even = 5 / at_f1["f2"] - 1
     assert break_even == pytest.approx(4.41, abs=0.005)
     assert at_f2["tp"] - at_f1["tp"] == 1 and at_f2["fp"] - at_f1["fp"] < break_even
+
+
+def test_lab1_rare_population_moves_every_column_but_specificity_the_same_way_for_both_models():
+    """Lab 1, step 6: at 5% prevalence (every benign validation biopsy, a seeded draw of malignant
+    ones) specificity is unchanged; accuracy, recall and balanced accuracy rise; precision, F1 and
+    MCC fall; for the logistic regression and for 5-NN alike."""
+    from sklearn.metrics import (
+        accuracy_score,
+        balanced_accuracy_score,
+        f1_score,
+        matthews_corrcoef,
+        precision_score,
+        recall_score,
+    )
+
+    X_train, X_val, y_train, y_val = lab1_split()
+    y_val = y_val.to_numpy()
+    rng = np.random.default_rng(0)
+    benign, malignant = np.flatnonzero(y_val == 0), np.flatnonzero(y_val == 1)
+    rows = np.sort(
+        np.concatenate([benign, rng.choice(malignant, size=round(len(benign) * 0.05 / 0.95), replace=False)])
+    )
+
+    def columns(y, pred):
+        return {
+            "accuracy": accuracy_score(y, pred),
+            "precision": precision_score(y, pred),
+            "recall": recall_score(y, pred),
+            "specificity": recall_score(y, pred, pos_label=0),
+            "f1": f1_score(y, pred),
+            "balanced_accuracy": balanced_accuracy_score(y, pred),
+            "mcc": matthews_corrcoef(y, pred),
+        }
+
+    for model in (LogisticRegression(), KNeighborsClassifier(n_neighbors=5)):
+        pred = make_pipeline(StandardScaler(), model).fit(X_train, y_train).predict(X_val)
+        before, after = columns(y_val, pred), columns(y_val[rows], pred[rows])
+        assert after["specificity"] == before["specificity"]
+        for name in ("accuracy", "recall", "balanced_accuracy"):
+            assert after[name] > before[name], name
+        for name in ("precision", "f1", "mcc"):
+            assert after[name] < before[name], name
+
+
+def test_a_threshold_that_just_reaches_a_recall_target_falls_short_on_new_data_on_average():
+    """Lab 1, step 7: the highest threshold whose recall on 43 positives reaches 0.95 sits on the
+    score of the 41st of them, whose true recall is on average 1 - 3/44 = 0.932, below 0.95."""
+    rng = np.random.default_rng(0)
+    true_recall = []
+    for _ in range(4000):
+        positives = rng.normal(size=43)  # the positives' scores; the population is standard normal
+        threshold = np.sort(positives)[::-1][int(np.ceil(0.95 * 43)) - 1]  # the 41st highest
+        assert (positives >= threshold).mean() >= 0.95
+        true_recall.append(norm.sf(threshold))
+    assert np.mean(true_recall) == pytest.approx(1 - 3 / 44, abs=0.003)
+    assert np.mean(true_recall) < 0.95
 
 
 def test_lab1_knn_log_loss_is_worse_than_the_prior_baseline():
