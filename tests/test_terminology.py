@@ -85,15 +85,11 @@ SETTLED = {
 # the page is fixed.
 PENDING = {
     ("chapters/it/05-error-inspection.md", SETTLED["it"][3][0]): 1,
-    ("chapters/es/01-confusion-matrix.md", SETTLED["es"][4][0]): 3,
-    ("chapters/pt/04-ordinal.md", SETTLED["pt"][4][0]): 3,
+    ("chapters/pt/04-ordinal.md", SETTLED["pt"][4][0]): 5,
     ("chapters/pt/01-confusion-matrix.md", SETTLED["pt"][5][0]): 3,
-    ("chapters/pt/02-imbalance.md", SETTLED["pt"][5][0]): 4,
+    ("chapters/pt/02-imbalance.md", SETTLED["pt"][5][0]): 3,
     ("chapters/pt/03-calibration.md", SETTLED["pt"][5][0]): 1,
-    ("chapters/pt/04-ordinal.md", SETTLED["pt"][5][0]): 1,
-    ("labs/pt/02-fraud-desk-lab.md", SETTLED["pt"][5][0]): 2,
-    ("labs/pt/04-ordinal-lab.md", SETTLED["pt"][5][0]): 1,
-    ("chapters/fi/03-calibration.md", SETTLED["fi"][5][0]): 1,
+    ("labs/pt/02-fraud-desk-lab.md", SETTLED["pt"][5][0]): 1,
     ("chapters/fi/02-imbalance.md", SETTLED["fi"][6][0]): 2,
     ("labs/fi/02-fraud-desk-lab.md", SETTLED["fi"][6][0]): 1,
 }
