@@ -1,15 +1,35 @@
 """Slides for class: a reveal.js deck per chapter and language, derived from the chapter's source.
 
 What goes on a slide is marked in the chapter's source, the same way in every language:
-- every section (a ``##`` heading) opens a slide with its title;
-- every figure (``{figure}``) is a slide: the image and its caption;
+- every figure (``{figure}``) is a slide: the image, as large as the slide allows, and its caption;
 - every "Predict" box (an admonition of class ``tip``) is a slide;
 - the block after the MyST comment ``% slide`` (a key formula; the book does not render comments)
-  is a slide, under the title of its section.
-A title slide with the chapter's title opens the deck. Numbers are the executed notebook's glued
-values, text is converted like the notebooks' (tools/editions/derive.py), formulas become MathML
-(latex2mathml, so no script and no CDN), figures are embedded, and reveal.js comes from the
-sphinx-revealjs package on the package index: a deck needs only the ``revealjs/`` folder beside it.
+  is a slide;
+- every question of the chapter's quiz (the ``Quiz("<chapter>")`` cell) is a slide, whose right
+  option and its feedback appear on the next fragment; the exercises (``{exercise}``) are a slide
+  with their statements; the Remember box (the admonition of class ``important``) is the closing
+  slide;
+- a section (a ``##`` heading) that holds none of these is a slide with the opening of its prose
+  (or, when the section is a list of questions in bold, the questions).
+Every slide shows the title of its section; the deck opens with the chapter's title and a link to
+the chapter on the site (``course.site_url``), which the closing slide repeats. The prose around
+each slide (the paragraph that introduces it, and what follows until the next slide), with the
+pitfalls and notes of that stretch, becomes the slide's speaker notes (reveal.js's notes: press S).
+
+The slides are made for 16:9 at 1280×720 (reveal.js scales them to any screen). Their text is laid
+out ahead (tools/teaching/fit.py measures it with the font the decks ship): a slide whose text does
+not fit is set smaller, down to 22 px, and a list too long for one slide (the Remember box, the
+exercises) continues on as many slides as it needs, numbered. A display formula wider than its slide
+is scaled down to the slide's width when the deck opens (a last resort, for the formulas whose
+sources are not written to fit yet: ``data-ba-scaled`` marks them). tests/browser/test_slides.py opens
+every slide in Chromium and checks that nothing scrolls, sticks out or is cut off, and that no text,
+the figures' included, is smaller than 18 px.
+
+Numbers are the executed notebook's glued values, text is converted like the notebooks' (tools/editions/
+derive.py), formulas become MathML (:func:`math_html`: no script, no CDN), figures are embedded, and
+reveal.js (with its notes plugin) comes from the sphinx-revealjs package on the package index: a
+deck needs only the ``revealjs/`` folder and ``favicon.svg`` beside it. ``?print-pdf`` after a deck's
+address lays it out for printing, one slide a page (tools/teaching/handouts.py prints the handouts).
 
     python -m tools.teaching.slides           # every chapter and language -> _build/slides/<lang>/
 """
@@ -19,20 +39,23 @@ from __future__ import annotations
 import argparse
 import base64
 import html
+import json
+import re
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 
 import nbformat
-from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from beyond_accuracy.explorers.quiz import questions as quiz_questions
 from beyond_accuracy.language import term
-from tools.editions.derive import KEY, Block, Converter, Page, glue_texts, parse_blocks
+from tools.editions.derive import KEY, Block, Converter, Page, glue_texts, page_url, parse_blocks
 from tools.project import BUILD, ROOT, config, languages
+from tools.teaching import fit
 
 MARKER = "% slide"
 SLIDES = BUILD / "slides"
@@ -43,14 +66,37 @@ REVEAL_FILES = (
     "dist/reveal.js",
     "dist/theme/white.css",
     "dist/theme/fonts/source-sans-pro",
+    "plugin/notes/notes.js",
 )
+FAVICON = ROOT / "tools" / "book" / "sphinx" / "static" / "favicon.svg"
+
+# The layout (fit.py holds the slide's size and paddings; STYLE below uses the same numbers).
+TITLE_PX = 40  # a slide's heading (the section's title)
+LABEL_PX = 26  # "Predict", "Question 2 of 5"
+BODY_PX = (30, 28, 26, 24, 22)  # a slide's text, the first size at which it fits
+LIST_PX = 26  # the Remember box and the exercises, split over slides at this size
+CAPTION_PX = 22
+LINK_PX = 20
+TITLE_GAP, LABEL_GAP, LINK_GAP = 16, 10, 12
+PREDICT_INSET = 6 + 20  # the Predict box's border and padding
+LEAD_LINES = 6  # a section's opening on its slide: whole sentences, up to this many lines
 
 
-@dataclass(frozen=True)
+@dataclass
 class Slide:
-    kind: str  # "title", "section", "figure", "predict" or "marked"
-    title: str  # Markdown
-    body: str = ""  # Markdown (or HTML for figures)
+    kind: str  # "title", "lead", "marked", "figure", "predict", "quiz", "exercises" or "remember"
+    title: str  # Markdown (inline): the section's title (the chapter's on the title slide)
+    body: str = ""  # Markdown; a figure's caption
+    notes: list[str] = field(default_factory=list)  # Markdown blocks: the prose around the slide
+    label: str = ""  # Markdown (inline) above the body: the Predict box's title, the question's number
+    items: list[str] = field(default_factory=list)  # remember, exercises: the list, split over slides
+    figure: dict | None = None  # {"src", "alt", "width", "height"}: the image (viewBox size in pt)
+    answer: str = ""  # quiz: Markdown shown on the next fragment
+    right: int = -1  # quiz: the index of the right option among the items
+    font: int = BODY_PX[0]  # px, set by fitted()
+    caption_below: bool = True  # figures: the caption under the image (else in the notes only)
+    link: str = ""  # the chapter's address on the site (title and closing slides)
+    start: int = 1  # exercises: the number of the first one on this slide
 
 
 def chapters(lang: str) -> list[Path]:
@@ -60,18 +106,31 @@ def chapters(lang: str) -> list[Path]:
     return [p.with_suffix(".ipynb") for p in notebook_sources(lang) if p.parent.parent.name == "chapters"]
 
 
+# --------------------------------------------------------------------------------------------
+# Markdown and math
+
+
+def math_html(latex: str, display: bool) -> str:
+    """The one place where a formula becomes HTML: MathML, which browsers draw natively (no script,
+    no CDN). Today latex2mathml; the reader's site's build-time MathML (tools/book/sphinx/mathml.py,
+    branch ``math``) replaces it here when it is merged."""
+    from latex2mathml.converter import convert
+
+    return convert(latex.strip(), display="block" if display else "inline")
+
+
 def _markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True}).enable("table").use(dollarmath_plugin, double_inline=True)
 
-    def math(display):
-        def render(self, tokens, idx, options, env):
-            return latex_to_mathml(tokens[idx].content.strip(), display=display)
+    def inline(self, tokens, idx, options, env):
+        return math_html(tokens[idx].content, display=False)
 
-        return render
+    def block(self, tokens, idx, options, env):
+        return f'<div class="ba-math">{math_html(tokens[idx].content, display=True)}</div>\n'
 
-    md.add_render_rule("math_inline", math("inline"))
-    md.add_render_rule("math_inline_double", math("block"))
-    md.add_render_rule("math_block", math("block"))
+    md.add_render_rule("math_inline", inline)
+    md.add_render_rule("math_inline_double", block)
+    md.add_render_rule("math_block", block)
     return md
 
 
@@ -82,106 +141,549 @@ def to_html(markdown: str) -> str:
     return MD.render(markdown)
 
 
-def _figure(block: Block, page: Page, converter: Converter) -> str:
+def inline_html(markdown: str) -> str:
+    return to_html(markdown).strip().removeprefix("<p>").removesuffix("</p>")
+
+
+_PUNCTUATION = re.compile(r"([\\!\"#$%&'()*+,\-./:;<=>?@\[\]^_{|}~])")
+
+
+def quiz_markdown(text: str) -> str:
+    """A quiz text as Markdown that renders as the quiz page shows it: `code` spans, everything
+    else literally (every other ASCII punctuation mark escaped)."""
+    parts = text.split("`")
+    return "".join(f"`{p}`" if i % 2 else _PUNCTUATION.sub(r"\\\1", p) for i, p in enumerate(parts))
+
+
+# --------------------------------------------------------------------------------------------
+# What the chapter puts on slides
+
+
+def _svg_size(data: bytes) -> tuple[float, float]:
+    match = re.search(rb'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', data[:3000])
+    if not match:
+        raise ValueError("a figure's SVG has no viewBox")
+    return float(match.group(1)), float(match.group(2))
+
+
+def _figure(block: Block, page: Page) -> dict:
     path = (ROOT / page.folder / block.arg).resolve()
     kind = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg"}[path.suffix]
-    data = base64.b64encode(path.read_bytes()).decode("ascii")
-    alt = html.escape(block.options.get("alt", ""), quote=True)
-    caption = to_html(converter.blocks("\n".join(block.body)).strip())
-    return (
-        f'<figure><img src="data:{kind};base64,{data}" alt="{alt}">'
-        f'<figcaption class="caption">{caption}</figcaption></figure>'
-    )
+    data = path.read_bytes()
+    width, height = _svg_size(data) if path.suffix == ".svg" else (4, 3)
+    return {
+        "src": f"data:{kind};base64,{base64.b64encode(data).decode('ascii')}",
+        "alt": block.options.get("alt", ""),
+        "width": width,
+        "height": height,
+    }
+
+
+_BOLD_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*(.+?)\*\*")
+_ITEM = re.compile(r"^(?:[-*+]|\d+[.)])\s+")
+
+
+def _chunks(lines: list[str]) -> list[list[str]]:
+    """Runs of non-blank lines."""
+    out, current = [], []
+    for line in [*lines, ""]:
+        if line.strip():
+            current.append(line)
+        elif current:
+            out.append(current)
+            current = []
+    return out
+
+
+def list_items(markdown: str) -> list[str]:
+    """The items of a Markdown list (each item's lines joined), in order."""
+    items: list[str] = []
+    for line in markdown.split("\n"):
+        if _ITEM.match(line.strip()) and not line.startswith("  "):
+            items.append(_ITEM.sub("", line.strip(), count=1))
+        elif items and line.strip():
+            items[-1] += " " + line.strip()
+    return items
+
+
+class _Chapter:
+    """Walks a chapter's cells and collects its slides and their notes."""
+
+    def __init__(self, src: Path):
+        self.src = src
+        self.nb = nbformat.read(src, as_version=4)
+        self.page = Page("chapters", src.parent.name, src.stem)
+        self.lang = self.page.lang
+        self.converter = Converter(self.page, KEY, glue_texts(self.nb))
+        self.slides: list[Slide] = []
+        self.closing: list[Slide] = []  # the Remember box: moved to the end
+        self.section = ""
+        self.current: Slide | None = None  # the section's latest slide: it takes the prose that follows
+        self.section_notes: list[str] = []  # the section's prose before its first slide
+        self.section_prose: list[list[str]] = []  # the section's paragraphs (lines), for its lead
+        self.exercises: list[str] = []
+        self.exercise_notes: list[str] = []
+        self.marked = False
+        self.last_note: tuple[list[str], int] | None = None  # where the previous block's note went
+
+    # -- notes
+    def note(self, markdown: str) -> None:
+        markdown = markdown.strip()
+        if not markdown:
+            return
+        target = self.current.notes if self.current is not None else self.section_notes
+        target.append(markdown)
+        self.last_note = (target, len(target) - 1)
+
+    def add(self, slide: Slide, closing: bool = False) -> None:
+        """A slide of the current section; it takes the notes that came before the section's first
+        slide, and the paragraph just before it when that paragraph introduces it (ends in a colon)."""
+        intro = []
+        if self.last_note is not None:
+            target, i = self.last_note
+            if i == len(target) - 1 and target[i].rstrip().endswith(":"):
+                intro = [target.pop()]
+        slide.notes = self.section_notes + intro + slide.notes
+        self.section_notes = []
+        (self.closing if closing else self.slides).append(slide)
+        self.current = slide
+        self.last_note = None
+
+    # -- sections
+    def open_section(self, title: str) -> None:
+        self.close_section()
+        self.section = title
+        self.current = None
+        self.section_notes, self.section_prose = [], []
+
+    def close_section(self) -> None:
+        if self.exercises:
+            self.add(Slide("exercises", self.section, items=self.exercises, notes=self.exercise_notes))
+            self.exercises, self.exercise_notes = [], []
+        if not self.section:  # the chapter's opening, before its first section: the title slide's notes
+            if self.slides:
+                self.slides[0].notes += self.section_notes
+            self.section_notes = []
+            return
+        if self.current is not None:
+            return
+        body = ""
+        for chunk in self.section_prose:
+            items = [line for line in chunk if _ITEM.match(line.strip()) and not line.startswith(" ")]
+            leads = [_BOLD_ITEM.match(line) for line in items]
+            if len(leads) >= 2 and all(leads):
+                ordered = items[0].strip()[0].isdigit()
+                body = "\n".join(
+                    f"{n}. {m.group(1)}" if ordered else f"- {m.group(1)}" for n, m in enumerate(leads, 1)
+                )
+                break
+        if not body and self.section_prose:
+            body = self.converter.inline("\n".join(self.section_prose[0]))
+        if body:
+            self.add(Slide("lead", self.section, body=body))
+
+    # -- the walk
+    def walk(self) -> list[Slide]:
+        for cell in self.nb.cells:
+            if cell.cell_type == "code":
+                match = re.search(r'\bQuiz\("([\w-]+)"\)', cell.source)
+                if match and "remove-cell" not in cell.metadata.get("tags", []):
+                    self.quiz(match.group(1))
+                continue
+            if cell.cell_type != "markdown":
+                continue
+            for block in parse_blocks(cell.source):
+                self.block(block)
+        self.close_section()
+        if not self.slides or self.slides[0].kind != "title":
+            raise ValueError(f"{self.src}: a chapter starts with its # title")
+        slides = self.slides + self.closing
+        link = page_url(self.page.docname, self.lang, KEY)
+        slides[0] = replace(slides[0], link=link)
+        slides[-1] = replace(slides[-1], link=link)
+        return slides
+
+    def block(self, block: Block) -> None:
+        if block.kind == "comment":
+            self.marked = self.marked or block.lines[0].strip() == MARKER
+            return
+        if block.kind == "target":
+            return
+        if block.kind == "text":
+            self.text(block.lines)
+            return
+        marked, self.marked = self.marked, False
+        if block.kind == "math":
+            latex = "\n".join(block.lines)
+            if marked:
+                self.add(Slide("marked", self.section, body=latex))
+            else:
+                self.note(latex)
+            return
+        if block.kind == "code":
+            return
+        name, body = block.name, "\n".join(block.body)
+        classes = block.options.get("class", "").split()
+        if name == "figure":
+            caption = self.converter.blocks(body).strip()
+            title = self.section or self.slides[0].title
+            self.add(Slide("figure", title, body=caption, figure=_figure(block, self.page)))
+        elif name == "admonition" and "tip" in classes:
+            text = self.converter.blocks(body).strip()
+            self.add(Slide("predict", self.section, body=text, label=self.converter.inline(block.arg)))
+        elif name == "admonition" and "important" in classes:
+            items = list_items(self.converter.blocks(body))
+            if not items:
+                raise ValueError(f"{self.src}: the Remember box is not a list")
+            self.add(Slide("remember", self.section, items=items), closing=True)
+        elif name == "exercise":
+            title = self.converter.inline(block.arg)
+            text = self.converter.blocks(body).strip()
+            self.exercises.append(re.sub(r"\s*\n\s*", " ", f"**{title}.** {text}" if title else text))
+            self.exercise_notes.append(f"**{title}.** {text}" if title else text)
+        elif name == "solution":
+            return
+        elif marked:
+            title = self.converter.inline(block.arg) or self.section
+            self.add(Slide("marked", title, body=self.converter.blocks(body)))
+        elif name == "admonition" or name in ("note", "warning", "important", "caution"):
+            title = self.converter.inline(block.arg) if name == "admonition" else term(f"nb_{name}", self.lang)
+            self.note(f"**{title}.** {self.converter.blocks(body).strip()}")
+
+    def text(self, lines: list[str]) -> None:
+        paragraph: list[str] = []
+
+        def flush():
+            if not paragraph:
+                return
+            if self.marked:
+                self.marked = False
+                self.add(Slide("marked", self.section, body=self.converter.inline("\n".join(paragraph))))
+            else:
+                self.section_prose.append(list(paragraph))
+                self.note(self.converter.inline("\n".join(paragraph)))
+            paragraph.clear()
+
+        for line in [*lines, ""]:
+            if line.startswith("# ") and not self.slides:
+                flush()
+                self.slides.append(Slide("title", self.converter.inline(line[2:].strip())))
+                self.section_start = 1
+            elif line.startswith("## "):
+                flush()
+                self.open_section(self.converter.inline(line[3:].strip()))
+            elif line.startswith("### "):
+                flush()
+                self.note(f"**{self.converter.inline(line[4:].strip())}**")
+            elif line.strip():
+                paragraph.append(line)
+            else:
+                flush()
+
+    def quiz(self, chapter: str) -> None:
+        found = quiz_questions(chapter, self.lang)
+        for n, q in enumerate(found, 1):
+            options = [quiz_markdown(o["text"]) for o in q["options"]]
+            right = next(i for i, o in enumerate(q["options"]) if o["correct"])
+            letters = "ABCDE"
+            notes = [
+                f"**{letters[i]}.** {quiz_markdown(o['text'])} — {quiz_markdown(o['feedback'])}"
+                for i, o in enumerate(q["options"])
+            ]
+            answer = f"**✔ {term('quiz_right', self.lang)}** {quiz_markdown(q['options'][right]['feedback'])}"
+            self.add(
+                Slide(
+                    "quiz",
+                    self.section,
+                    body=quiz_markdown(q["prompt"]),
+                    label=term("quiz_question", self.lang).format(n=n, total=len(found)),
+                    items=options,
+                    answer=answer,
+                    right=right,
+                    notes=notes,
+                )
+            )
 
 
 def slides_of(src: Path) -> list[Slide]:
-    """The slides of one executed chapter notebook, in order."""
-    nb = nbformat.read(src, as_version=4)
-    page = Page("chapters", src.parent.name, src.stem)
-    converter = Converter(page, KEY, glue_texts(nb))
-    slides: list[Slide] = []
-    section = ""
-    marked = False
-    for cell in nb.cells:
-        if cell.cell_type != "markdown":
-            continue
-        for block in parse_blocks(cell.source):
-            if block.kind == "comment":
-                marked = marked or block.lines[0].strip() == MARKER
-                continue
-            if block.kind == "target":
-                continue
-            if block.kind == "text":
-                paragraph: list[str] = []
-                for line in [*block.lines, ""]:
-                    if line.startswith("# ") and not slides:
-                        slides.append(Slide("title", converter.inline(line[2:].strip())))
-                    elif line.startswith("## "):
-                        section = converter.inline(line[3:].strip())
-                        slides.append(Slide("section", section))
-                    elif line.strip():
-                        paragraph.append(line)
-                    elif paragraph:
-                        if marked:
-                            slides.append(Slide("marked", section, converter.inline("\n".join(paragraph))))
-                            marked = False
-                        paragraph = []
-                continue
-            if block.kind == "math":
-                if marked:
-                    slides.append(Slide("marked", section, "\n".join(block.lines)))
-            elif block.kind == "directive" and block.name == "figure":
-                slides.append(Slide("figure", section, _figure(block, page, converter)))
-            elif (
-                block.kind == "directive"
-                and block.name == "admonition"
-                and "tip" in block.options.get("class", "").split()
-            ):
-                body = converter.blocks("\n".join(block.body)).strip()
-                slides.append(Slide("predict", converter.inline(block.arg), body))
-            elif marked and block.kind == "directive":
-                body = converter.blocks("\n".join(block.body)).strip()
-                slides.append(Slide("marked", converter.inline(block.arg) or section, body))
-            marked = False
-    if not slides or slides[0].kind != "title":
-        raise ValueError(f"{src}: a chapter starts with its # title")
-    return slides
+    """The slides of one executed chapter notebook, in order, before fitting (the same slides in
+    every language: :func:`fitted` may split a long one)."""
+    return _Chapter(src).walk()
 
 
-STYLE = """
-.reveal { font-size: 30px; }
-.reveal h1 { font-size: 2.0em; } .reveal h2 { font-size: 1.4em; } .reveal h3 { font-size: 1.1em; }
-.reveal section { text-align: left; }
-.reveal h1, .reveal h2, .reveal h3 { text-transform: none; }
-.reveal section.title, .reveal section.section { text-align: center; }
-.reveal section.figure img { max-height: 58vh; max-width: 100%; margin: 0 auto; display: block; }
-.reveal .caption { font-size: 0.6em; color: #555; }
-.reveal section.predict { border-left: 0.4em solid #2e7d32; padding-left: 0.8em; }
-.reveal section.predict h3 { color: #2e7d32; }
-.reveal math[display="block"] { font-size: 1.1em; margin: 0.8em 0; max-width: 100%; overflow-x: auto; }
-.reveal section.marked math[display="block"] { font-size: 0.9em; }
-.reveal .course { font-size: 0.6em; color: #555; }
+# --------------------------------------------------------------------------------------------
+# Fitting the slides to 1280×720
+
+
+def _title_height(slide: Slide) -> float:
+    return fit.heading_height(slide.title, TITLE_PX) + TITLE_GAP if slide.title else 0.0
+
+
+def _room(slide: Slide) -> float:
+    """The height left for a slide's body."""
+    room = fit.SLIDE_H - fit.PAD_TOP - fit.PAD_BOTTOM - _title_height(slide)
+    if slide.label:
+        room -= fit.heading_height(slide.label, LABEL_PX) * fit.LINE / fit.HEAD_LINE + LABEL_GAP
+    if slide.link:
+        room -= LINK_PX * fit.LINE + LINK_GAP
+    return room
+
+
+def _width(slide: Slide) -> float:
+    return fit.INNER_W - (PREDICT_INSET if slide.kind == "predict" else 0)
+
+
+def _list_markdown(items: list[str], ordered: bool = False, start: int = 1) -> str:
+    if ordered:
+        return "\n".join(f"{n}. {item}" for n, item in enumerate(items, start))
+    return "\n".join(f"- {item}" for item in items)
+
+
+def body_markdown(slide: Slide) -> str:
+    """What a slide shows under its title and label, as Markdown (for the fitting; a figure's is its
+    caption)."""
+    if slide.kind == "quiz":
+        return f"{slide.body}\n\n{_list_markdown(slide.items, ordered=True)}\n\n{slide.answer}"
+    if slide.kind == "exercises":
+        return _list_markdown(slide.items, ordered=True)
+    if slide.kind == "remember":
+        return _list_markdown(slide.items)
+    if slide.kind == "marked" and not slide.body.lstrip().startswith("$$"):
+        return slide.body
+    return slide.body
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?])\s+(?=[^\s])", text.strip()) if s]
+
+
+def fitted(slides: list[Slide]) -> list[Slide]:
+    """The slides as the deck shows them: each with the largest text size at which it fits;
+    a section's opening cut to whole sentences; a Remember box or exercise list that does not fit
+    at LIST_PX continued on further slides (labelled 1/2, 2/2)."""
+    out: list[Slide] = []
+    for slide in slides:
+        if slide.kind == "title":
+            out.append(slide)
+        elif slide.kind == "figure":
+            out.append(_fit_figure(slide))
+        elif slide.kind in ("remember", "exercises"):
+            out += _split(slide)
+        elif slide.kind == "lead":
+            out.append(_fit_lead(slide))
+        else:
+            out.append(_fit_size(slide))
+    return out
+
+
+def _fit_size(slide: Slide) -> Slide:
+    markdown = body_markdown(slide)
+    for size in BODY_PX:
+        if fit.height(markdown, _width(slide), size) <= _room(slide):
+            return replace(slide, font=size)
+    return replace(slide, font=BODY_PX[-1])
+
+
+def _fit_lead(slide: Slide) -> Slide:
+    if slide.body.lstrip()[:2] in ("- ",) or slide.body.lstrip()[:1].isdigit():
+        return _fit_size(slide)
+    sentences = _sentences(slide.body)
+    limit = min(_room(slide), LEAD_LINES * fit.LINE * BODY_PX[0])
+    body = sentences[0]
+    for sentence in sentences[1:]:
+        if fit.height(f"{body} {sentence}", _width(slide), BODY_PX[0]) > limit:
+            break
+        body = f"{body} {sentence}"
+    return _fit_size(replace(slide, body=body))
+
+
+def _split(slide: Slide) -> list[Slide]:
+    ordered = slide.kind == "exercises"
+    parts: list[list[str]] = [[]]
+    start = 1
+    closing = bool(slide.link)
+    probe = replace(slide, label="1/2")
+    for item in slide.items:
+        trial = parts[-1] + [item]
+        room = _room(probe if closing else replace(probe, link=""))
+        if parts[-1] and fit.height(_list_markdown(trial, ordered, start), fit.INNER_W, LIST_PX) > room:
+            start += len(parts[-1])
+            parts.append([item])
+        else:
+            parts[-1] = trial
+    if len(parts) == 1:
+        return [replace(slide, font=LIST_PX)]
+    out, first = [], 1
+    for n, items in enumerate(parts, 1):
+        part = replace(
+            slide,
+            items=items,
+            label=f"{n}/{len(parts)}",
+            font=LIST_PX,
+            notes=slide.notes if n == 1 else [],
+            link=slide.link if n == len(parts) else "",
+            start=first,
+        )
+        first += len(items)
+        out.append(part)
+    return out
+
+
+def _fit_figure(slide: Slide) -> Slide:
+    """The image as large as the slide allows; its caption under it when there is room left (the
+    image is then as large as without it), else in the notes only."""
+    figure = slide.figure
+    room = _room(slide)
+    drawn = min(fit.INNER_W / figure["width"], room / figure["height"])
+    image_height = figure["height"] * drawn
+    caption = fit.height(slide.body, fit.INNER_W, CAPTION_PX) + LABEL_GAP if slide.body else 0
+    if slide.body and image_height + caption <= room:
+        return replace(slide, caption_below=True)
+    notes = ([slide.body] if slide.body else []) + slide.notes
+    return replace(slide, caption_below=False, notes=notes)
+
+
+# --------------------------------------------------------------------------------------------
+# The deck
+
+STYLE = f"""
+.reveal .slides {{ text-align: left; }}
+.reveal .slides > section {{ padding: 0; }}
+.reveal .ba-slide {{ box-sizing: border-box; width: {fit.SLIDE_W}px; height: {fit.SLIDE_H}px;
+  padding: {fit.PAD_TOP}px {fit.PAD_X}px {fit.PAD_BOTTOM}px; display: flex; flex-direction: column;
+  line-height: {fit.LINE}; }}
+.reveal .ba-slide h1, .reveal .ba-slide h2 {{ text-transform: none; flex: none; overflow-wrap: break-word; }}
+.reveal .ba-slide h2 {{ font-size: {TITLE_PX}px; line-height: {fit.HEAD_LINE}; margin: 0 0 {TITLE_GAP}px; }}
+.reveal .ba-label {{ font-size: {LABEL_PX}px; font-weight: 600; margin: 0 0 {LABEL_GAP}px; color: #1b5e20;
+  flex: none; }}
+.reveal .ba-body {{ flex: 1 1 auto; min-height: 0; }}
+.reveal .ba-body p {{ margin: 0 0 {fit.PARA_GAP}em; }}
+.reveal .ba-body ul, .reveal .ba-body ol {{ display: block; margin: 0 0 {fit.PARA_GAP}em;
+  padding-left: {fit.LIST_INDENT}em; }}
+.reveal .ba-body ul ul, .reveal .ba-body ol ol {{ margin: 0; }}
+.reveal .ba-body li {{ margin: 0 0 {fit.ITEM_GAP}em; }}
+.reveal .ba-body code {{ font-family: monospace; font-size: 0.9em; overflow-wrap: anywhere; }}
+.reveal .ba-math {{ margin: {fit.MATH_GAP}em 0; }}
+.reveal .ba-math math {{ margin: 0; }}
+.reveal .ba-link {{ font-size: {LINK_PX}px; margin: {LINK_GAP}px 0 0; flex: none; overflow-wrap: anywhere; }}
+.reveal .ba-title {{ justify-content: center; text-align: center; }}
+.reveal .ba-title h1 {{ font-size: 56px; line-height: 1.15; margin: 0 0 24px; }}
+.reveal .ba-title .ba-course {{ font-size: 30px; color: #444; margin: 0 0 24px; flex: none; }}
+.reveal .ba-predict .ba-body {{ border-left: 6px solid #2e7d32; padding-left: 20px; }}
+.reveal .ba-figure .ba-body {{ display: flex; flex-direction: column; }}
+.reveal .ba-image {{ flex: 1 1 0; min-height: 0; }}
+.reveal .ba-image img {{ display: block; width: 100%; height: 100%; object-fit: contain; margin: 0; }}
+.reveal .ba-caption {{ flex: none; font-size: {CAPTION_PX}px; color: #444; margin: {LABEL_GAP}px 0 0; }}
+.reveal .ba-quiz ol.ba-options {{ list-style-type: upper-alpha; }}
+.reveal .ba-answer {{ border-left: 6px solid #2e7d32; padding-left: 14px; }}
+.reveal .slide-number {{ font-size: 18px; }}
+html.print-pdf .reveal .ba-answer, html.print-pdf .reveal .fragment {{ opacity: 1; visibility: visible; }}
 """
+
+# Runs before reveal.js lays the deck out: a display formula wider than its box is scaled down to the
+# box's width (the slide's width, for a formula whose source is not yet written to fit).
+FIT_MATH = """
+function baFitMath() {
+  for (const section of document.querySelectorAll('.reveal .slides > section')) {
+    const formulas = section.querySelectorAll('.ba-math > math');
+    if (!formulas.length) continue;
+    const saved = section.style.cssText;
+    section.style.display = 'block';
+    section.style.visibility = 'hidden';
+    for (const m of formulas) {
+      const box = m.parentElement.clientWidth;
+      const parts = [...m.children].map(c => c.getBoundingClientRect());
+      const need = Math.max(...parts.map(r => r.right)) - Math.min(...parts.map(r => r.left));
+      if (need > box) {
+        m.style.fontSize = (Math.floor(1000 * box / need) / 10) + '%';
+        m.dataset.baScaled = (box / need).toFixed(3);
+      }
+    }
+    section.style.cssText = saved;
+  }
+}
+"""
+
+
+def _notes_html(notes: list[str]) -> str:
+    if not notes:
+        return ""
+    return f'<aside class="notes">\n{to_html(chr(10).join(n + chr(10) for n in notes))}</aside>\n'
+
+
+def _link_html(slide: Slide, lang: str) -> str:
+    if not slide.link:
+        return ""
+    url = html.escape(slide.link, quote=True)
+    label = html.escape(term("slides_chapter_link", lang))
+    return f'<p class="ba-link">{label}: <a href="{url}">{html.escape(slide.link)}</a></p>\n'
+
+
+def slide_html(slide: Slide, lang: str) -> str:
+    """One slide: a <section> holding the slide (a 1280×720 box) and its notes."""
+    title = inline_html(slide.title)
+    label = f'<p class="ba-label">{inline_html(slide.label)}</p>\n' if slide.label else ""
+    style = f' style="font-size: {slide.font}px"'
+    if slide.kind == "title":
+        inner = f'<h1>{title}</h1>\n<p class="ba-course">{html.escape(config()["title"])}</p>\n'
+        body = ""
+    else:
+        inner = f"<h2>{title}</h2>\n" if title else ""
+        if slide.kind == "figure":
+            figure = slide.figure
+            alt = html.escape(figure["alt"], quote=True)
+            caption = (
+                f'<div class="ba-caption">{to_html(slide.body)}</div>\n'
+                if slide.body and slide.caption_below
+                else ""
+            )
+            body = f'<div class="ba-body"><div class="ba-image"><img src="{figure["src"]}" alt="{alt}"></div>\n{caption}</div>\n'
+        elif slide.kind == "quiz":
+            options = "".join(
+                f'<li class="fragment highlight-green" data-fragment-index="0">{inline_html(o)}</li>\n'
+                if i == slide.right
+                else f"<li>{inline_html(o)}</li>\n"
+                for i, o in enumerate(slide.items)
+            )
+            body = (
+                f'<div class="ba-body"{style}>\n{to_html(slide.body)}<ol class="ba-options">\n{options}</ol>\n'
+                f'<div class="ba-answer fragment" data-fragment-index="0">{to_html(slide.answer)}</div>\n</div>\n'
+            )
+        elif slide.kind in ("remember", "exercises"):
+            markdown = _list_markdown(slide.items, ordered=slide.kind == "exercises", start=slide.start)
+            body = f'<div class="ba-body"{style}>\n{to_html(markdown)}</div>\n'
+        else:
+            body = f'<div class="ba-body"{style}>\n{to_html(slide.body)}</div>\n'
+    return (
+        f'<section data-kind="{slide.kind}">\n<div class="ba-slide ba-{slide.kind}">\n'
+        f"{inner}{label}{body}{_link_html(slide, lang)}</div>\n{_notes_html(slide.notes)}</section>"
+    )
+
+
+def deck_slides(src: Path) -> list[Slide]:
+    """The slides of the deck of an executed chapter notebook, fitted: what the deck shows."""
+    return fitted(slides_of(src))
+
+
+REVEAL_CONFIG = {
+    "hash": True,
+    "slideNumber": "c/t",
+    "width": fit.SLIDE_W,
+    "height": fit.SLIDE_H,
+    "margin": 0,
+    "center": False,
+    "pdfSeparateFragments": False,
+    "pdfMaxPagesPerSlide": 1,
+}
 
 
 def deck_html(src: Path, reveal: str = "revealjs") -> str:
     """The reveal.js deck of an executed chapter notebook (reveal.js at the relative path ``reveal``)."""
     lang = src.parent.name
-    slides = slides_of(src)
-    sections = []
-    for slide in slides:
-        title = to_html(slide.title).strip().removeprefix("<p>").removesuffix("</p>")
-        if slide.kind == "title":
-            inner = f'<h1>{title}</h1>\n<p class="course">{html.escape(config()["title"])}</p>'
-        elif slide.kind == "section":
-            inner = f"<h2>{title}</h2>"
-        elif slide.kind == "figure":
-            inner = (f"<h3>{title}</h3>\n" if title else "") + slide.body
-        else:
-            inner = (f"<h3>{title}</h3>\n" if title else "") + to_html(slide.body)
-        sections.append(f'<section class="{slide.kind}">\n{inner}\n</section>')
-    title = html.escape(to_html(slides[0].title).strip().removeprefix("<p>").removesuffix("</p>"))
-    body = "\n".join(sections)
+    slides = deck_slides(src)
+    body = "\n".join(slide_html(slide, lang) for slide in slides)
+    title = html.escape(re.sub(r"<[^>]+>", "", inline_html(slides[0].title)))
+    options = json.dumps(REVEAL_CONFIG)
     return f"""<!doctype html>
 <!-- Generated by tools/teaching/slides.py from chapters/{lang}/{src.stem}.md: do not edit. -->
 <html lang="{lang}">
@@ -189,6 +691,7 @@ def deck_html(src: Path, reveal: str = "revealjs") -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>{title} — {html.escape(term("slides_link", lang))}</title>
+<link rel="icon" href="favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="{reveal}/dist/reset.css">
 <link rel="stylesheet" href="{reveal}/dist/reveal.css">
 <link rel="stylesheet" href="{reveal}/dist/theme/white.css">
@@ -199,7 +702,13 @@ def deck_html(src: Path, reveal: str = "revealjs") -> str:
 {body}
 </div></div>
 <script src="{reveal}/dist/reveal.js"></script>
-<script>Reveal.initialize({{ hash: true, slideNumber: "c/t", width: 1280, height: 720 }});</script>
+<script src="{reveal}/plugin/notes/notes.js"></script>
+<script>{FIT_MATH}
+document.fonts.ready.then(() => {{
+  baFitMath();
+  Reveal.initialize(Object.assign({options}, {{ plugins: [RevealNotes] }}));
+}});
+</script>
 </body>
 </html>
 """
@@ -227,12 +736,14 @@ def deck_name(src: Path) -> str:
 
 
 def write_decks(lang: str, dest: Path) -> list[Path]:
-    """Every chapter deck of a language into dest/, with reveal.js in dest/revealjs/."""
+    """Every chapter deck of a language into dest/, with reveal.js in dest/revealjs/ and the
+    favicon beside them."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
     for old in dest.glob("*.html"):
         old.unlink()
     install_reveal(dest / "revealjs")
+    shutil.copyfile(FAVICON, dest / "favicon.svg")
     written = []
     for src in chapters(lang):
         path = dest / deck_name(src)
