@@ -16,6 +16,12 @@ is a function of what is printed, never of the floating-point value behind it:
   rectangle; markers, hatches, collections and images hash their content) are replaced by ids
   numbered in document order, and clip paths that print the same are merged.
 
+Each figure also has a slide version, chapters/<lang>/slide-figures/<NAME>.svg, for the chapters'
+decks (tools/teaching/slides.py): the same drawing on a smaller canvas, so that its text, whose
+size in points does not change, is at least SLIDE_MIN_TEXT px when the deck scales the figure to
+fill a slide's free room (SLIDE_BOX). The canvas scale is found from the figure's own smallest text
+(drawn as paths: its size is the scale of the glyphs' group), and written in the file.
+
     python -m tools.book.figures            # regenerate the committed figures
     python -m tools.book.figures --out DIR  # render into DIR/<lang>/ (used by the tests)
 """
@@ -23,10 +29,13 @@ is a function of what is printed, never of the floating-point value behind it:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import io
+import math
 import re
 import sys
+import warnings
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
@@ -42,6 +51,11 @@ from tools.project import ROOT, languages
 SCRIPTS = ROOT / "figures_src"
 SVG_METADATA = {"Date": None, "Creator": "Beyond Accuracy figures_src"}
 GEOMETRY_DECIMALS = 3
+SLIDE_DIR = "slide-figures"
+# The room a figure fills on a 1280x720 slide whose title takes two lines (tools/teaching/slides.py),
+# and the smallest text it must show there, with a margin for the layout's rounding.
+SLIDE_BOX = (1168, 540)
+SLIDE_MIN_TEXT = 18.5
 
 # attributes that hold coordinates (in points, or glyph units for text drawn as paths)
 _GEOMETRY_ATTR = re.compile(r'(?<=\s)(d|x|y|width|height|transform|viewBox)="([^"]*)"')
@@ -106,11 +120,34 @@ def stable_svg(svg: str) -> str:
     return number_ids(round_geometry(svg))
 
 
-def save_svg(fig, target: Path) -> None:
+def save_svg(fig, target: Path, metadata: dict | None = None) -> None:
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata=SVG_METADATA, bbox_inches="tight")
+    fig.savefig(buffer, format="svg", metadata={**SVG_METADATA, **(metadata or {})}, bbox_inches="tight")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(stable_svg(buffer.getvalue()).encode("utf-8"))
+
+
+_VIEWBOX = re.compile(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
+_TEXT_GROUP = re.compile(r'<g transform="[^"]*scale\(([\d.]+) -\1\)">(.*?)</g>', re.S)
+_GLYPH_SCALE = re.compile(r'<use xlink:href="#[^"]+" transform="[^"]*scale\(([\d.]+)\)"')
+
+
+def svg_text_size(svg: str) -> tuple[float, float, float]:
+    """(width, height, smallest text) of a figure's SVG, in points: matplotlib draws text as paths,
+    each text a group of glyphs scaled to its size (100 units per point), a superscript scaled
+    again inside it."""
+    width, height = map(float, _VIEWBOX.search(svg).groups())
+    sizes = []
+    for scale, body in _TEXT_GROUP.findall(svg):
+        size = float(scale) * 100
+        sizes.append(min([size] + [size * float(g) for g in _GLYPH_SCALE.findall(body)]))
+    return width, height, min(sizes) if sizes else float("inf")
+
+
+def slide_text_px(svg: str, box: tuple[float, float] = SLIDE_BOX) -> float:
+    """The smallest text of a figure, in px, once scaled to fill ``box`` (px; aspect kept)."""
+    width, height, smallest = svg_text_size(svg)
+    return smallest * min(box[0] / width, box[1] / height)
 
 
 def scripts() -> list[Path]:
@@ -136,6 +173,144 @@ def committed_path(lang: str, name: str) -> Path:
     return output_path(None, lang, name)
 
 
+def slide_path(out: Path | None, lang: str, name: str) -> Path:
+    """Where the slide version of a figure goes: chapters/<lang>/slide-figures/ (or out/<lang>/slide-figures/)."""
+    base = ROOT / "chapters" if out is None else out
+    return base / lang / SLIDE_DIR / f"{name}.svg"
+
+
+_RECORDED_SCALE = re.compile(r"canvas scale ([\d.]+)")
+
+
+def _svg_text(fig, metadata: dict | None = None) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={**SVG_METADATA, **(metadata or {})}, bbox_inches="tight")
+    return stable_svg(buffer.getvalue())
+
+
+def text_overlaps(fig) -> set[tuple[int, int]]:
+    """The pairs of a figure's drawn texts (by their order of drawing) whose boxes overlap. Only the
+    texts the renderer draws count: matplotlib keeps the labels of ticks outside an axis's view,
+    which it does not draw."""
+    from unittest import mock
+
+    from matplotlib.text import Text
+
+    drawn: dict[int, Text] = {}
+    original = Text.draw
+
+    def record(self, renderer):
+        if self.get_visible() and self.get_text().strip():
+            drawn.setdefault(id(self), self)
+        return original(self, renderer)
+
+    with mock.patch.object(Text, "draw", record):
+        fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = [t.get_window_extent(renderer) for t in drawn.values()]
+    return {
+        (i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes)) if boxes[i].overlaps(boxes[j])
+    }
+
+
+@contextlib.contextmanager
+def _drawn_at(module, lang: str, scale: float):
+    """The figure drawn on its canvas times ``scale``, in its language and the course's style
+    (both kept while the block saves it: tick labels take the language's decimal mark when drawn)."""
+    set_language(lang)
+    try:
+        with course_style():
+            fig = module.draw()
+            width, height = fig.get_size_inches()
+            fig.set_size_inches(width * scale, height * scale)
+            try:
+                yield fig
+            finally:
+                plt.close(fig)
+    finally:
+        set_language("en")
+
+
+def _legends_inside(fig) -> list[bool]:
+    """For each axes' legend, in order: whether it lies inside its axes."""
+    renderer = fig.canvas.get_renderer()
+    found = []
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is not None and legend.get_visible():
+            box, frame = legend.get_window_extent(renderer), ax.get_window_extent(renderer)
+            found.append(
+                box.x0 >= frame.x0 - 1
+                and box.y0 >= frame.y0 - 1
+                and box.x1 <= frame.x1 + 1
+                and box.y1 <= frame.y1 + 1
+            )
+    return found
+
+
+def _probe(module, lang: str, scale: float) -> tuple[float, set]:
+    """(smallest text in px on a slide, problems) of the figure at a canvas scale: the pairs of
+    texts that overlap, each legend that lies outside its axes, and "layout" when the canvas is
+    too small for matplotlib's layout."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UserWarning)
+        with _drawn_at(module, lang, scale) as fig:
+            problems = text_overlaps(fig)
+            problems |= {("legend outside", i) for i, inside in enumerate(_legends_inside(fig)) if not inside}
+            px = slide_text_px(_svg_text(fig))
+    if any("layout not applied" in str(w.message) for w in caught):
+        problems.add(("layout", "collapsed"))
+    return px, problems
+
+
+def slide_scale(module, lang: str) -> float:
+    """The canvas scale of a figure's slide version: the largest scale (at most 1) at which its
+    smallest text is SLIDE_MIN_TEXT px in SLIDE_BOX, unless some of its texts then overlap that
+    do not overlap at full size (tick labels that collide, an axis label longer than its axis) or
+    the layout gives up: then the smallest scale, to 0.02, at which neither happens, and the
+    figure's text stays smaller than SLIDE_MIN_TEXT (tests/browser/test_slides.py reports it)."""
+    px, clean = _probe(module, lang, 1.0)
+    if px >= SLIDE_MIN_TEXT:
+        return 1.0
+    scale = round(px / SLIDE_MIN_TEXT, 3)
+    for _ in range(3):  # the labels' size does not scale: approach the target in a few steps
+        found, problems = _probe(module, lang, scale)
+        if found >= SLIDE_MIN_TEXT:
+            break
+        scale = round(scale * found / SLIDE_MIN_TEXT * 0.99, 3)
+    if problems <= clean:
+        return scale
+    low, high = scale, 1.0  # problems at low, none at high
+    while high - low > 0.02:
+        middle = round((low + high) / 2, 3)
+        if _probe(module, lang, middle)[1] <= clean:
+            high = middle
+        else:
+            low = middle
+    return high
+
+
+def recorded_scale(path: Path) -> float | None:
+    """The canvas scale a committed slide version was drawn at (written in its metadata)."""
+    if not path.exists():
+        return None
+    found = _RECORDED_SCALE.search(path.read_text(encoding="utf-8")[:4000])
+    return float(found.group(1)) if found else None
+
+
+def render_slide(module, lang: str, target: Path, scale: float | None = None) -> Path:
+    """Draw the slide version of a figure (see the module's docstring) at ``target``: at the
+    canvas scale :func:`slide_scale` finds, or at ``scale``. Its metadata says the scale and the
+    size of its smallest text once it fills SLIDE_BOX."""
+    scale = slide_scale(module, lang) if scale is None else scale
+    with _drawn_at(module, lang, scale) as fig:
+        svg = _svg_text(fig, {"Description": f"slide version, canvas scale {scale:.3f}; smallest text @PX@"})
+    px = f"{math.floor(slide_text_px(svg) * 10) / 10:.1f} px in {SLIDE_BOX[0]}x{SLIDE_BOX[1]} px"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(svg.replace("@PX@", px, 1).encode("utf-8"))
+    return target
+
+
 def render(module, lang: str, target: Path) -> Path:
     """Draw one figure script's figure in one language and save it at ``target``."""
     set_language(lang)
@@ -150,26 +325,40 @@ def render(module, lang: str, target: Path) -> Path:
 
 
 def render_all(
-    out: Path | None = None, only: list[str] | None = None, langs: list[str] | None = None
+    out: Path | None = None,
+    only: list[str] | None = None,
+    langs: list[str] | None = None,
+    slides: bool = True,
+    committed_scales: bool = False,
 ) -> list[Path]:
     """Render every script (or the scripts whose file stem or NAME is in ``only``) in every
-    language (or in ``langs``); returns the files written."""
+    language (or in ``langs``), with its slide version unless ``slides`` is False (at the canvas
+    scale recorded in the committed slide version with ``committed_scales``, as the tests do:
+    finding it draws the figure several times); returns the files written."""
     written = []
     for path in scripts():
         module = load(path)
         if only is not None and path.stem not in only and module.NAME not in only:
             continue
         for lang in langs or languages():
-            written.append(render(module, lang, output_path(out, lang, module.NAME)))
+            natural = render(module, lang, output_path(out, lang, module.NAME))
+            written.append(natural)
+            if slides:
+                scale = recorded_scale(slide_path(None, lang, module.NAME)) if committed_scales else None
+                written.append(render_slide(module, lang, slide_path(out, lang, module.NAME), scale))
     return written
 
 
 def stale(written: list[Path]) -> list[str]:
     """The committed figures (paths relative to the repository) that differ from the rendered
-    files ``written`` (each at <dir>/<lang>/<NAME>.svg) or do not exist."""
+    files ``written`` (each at <dir>/<lang>/<NAME>.svg, a slide version at
+    <dir>/<lang>/slide-figures/<NAME>.svg) or do not exist."""
     out = []
     for path in written:
-        committed = committed_path(path.parent.name, path.stem)
+        if path.parent.name == SLIDE_DIR:
+            committed = slide_path(None, path.parent.parent.name, path.stem)
+        else:
+            committed = committed_path(path.parent.name, path.stem)
         if not committed.exists() or committed.read_bytes() != path.read_bytes():
             out.append(str(committed.relative_to(ROOT)))
     return out

@@ -46,7 +46,9 @@ CODE_EM = 0.6 * 0.9  # monospace, at the 0.9em the style sheet gives code
 
 
 def font_folder() -> Path:
-    return Path(str(resources.files("sphinx_revealjs").joinpath("_static/revealjs/dist/theme/fonts/source-sans-pro")))
+    return Path(
+        str(resources.files("sphinx_revealjs").joinpath("_static/revealjs/dist/theme/fonts/source-sans-pro"))
+    )
 
 
 @cache
@@ -136,7 +138,7 @@ def _words(runs) -> list[float | None]:
         else:
             face = "bold" if style == "bold" else "italic" if style == "italic" else "regular"
             space = _metrics(face)[1]
-            for i, piece in enumerate(re.split(r"(?<=[ \u2009])", text)):
+            for piece in re.split(r"(?<=[ \u2009])", text):
                 if not piece:
                     continue
                 if piece.endswith(" "):
@@ -183,6 +185,18 @@ def _md() -> MarkdownIt:
 MD = _md()
 
 
+def _math_lift(children, lines: int) -> float:
+    """The extra height in em of a paragraph's lines that hold inline math with scripts or
+    fractions (the browser makes such a line taller): counted on every line, to err on the large
+    side when the formulas are many."""
+    tall = [t.content for t in children or [] if t.type == "math_inline"]
+    if any("\\frac" in t for t in tall):
+        return 0.6 * min(lines, len(tall))
+    if any("^" in t or "_" in t or "\\hat" in t or "\\bar" in t for t in tall):
+        return 0.35 * min(lines, len(tall))
+    return 0.0
+
+
 def display_math_em(latex: str) -> float:
     """The height of a display formula in em: taller with fractions, sums and roots, and one
     row per line of an aligned or gathered block."""
@@ -194,8 +208,9 @@ def display_math_em(latex: str) -> float:
     return rows * per_row
 
 
-def height(markdown: str, width_px: float, font_px: float) -> float:
-    """The height in px of a block of slide Markdown at a width and a font size."""
+def height(markdown: str, width_px: float, font_px: float, math_px: float | None = None) -> float:
+    """The height in px of a block of slide Markdown at a width and a font size (display formulas
+    at ``math_px`` when given)."""
     tokens = MD.parse(markdown)
     total = 0.0
     depth = 0  # list nesting
@@ -207,10 +222,11 @@ def height(markdown: str, width_px: float, font_px: float) -> float:
             depth -= 1
         elif tok.type == "inline":
             width = width_px - depth * LIST_INDENT * font_px
-            total += gap + lines_of(tok.children, width, font_px) * LINE * font_px
+            lines = lines_of(tok.children, width, font_px)
+            total += gap + lines * LINE * font_px + _math_lift(tok.children, lines) * font_px
             gap = (ITEM_GAP if depth else PARA_GAP) * font_px
         elif tok.type == "math_block":
-            total += gap + (display_math_em(tok.content) + 2 * MATH_GAP) * font_px
+            total += gap + (display_math_em(tok.content) + 2 * MATH_GAP) * (math_px or font_px)
             gap = 0.0
         elif tok.type in ("fence", "code_block"):
             rows = tok.content.rstrip("\n").count("\n") + 1

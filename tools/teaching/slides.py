@@ -53,6 +53,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from beyond_accuracy.explorers.quiz import questions as quiz_questions
 from beyond_accuracy.language import term
+from tools.book.figures import SLIDE_DIR
 from tools.editions.derive import KEY, Block, Converter, Page, glue_texts, page_url, parse_blocks
 from tools.project import BUILD, ROOT, config, languages
 from tools.teaching import fit
@@ -77,6 +78,7 @@ BODY_PX = (30, 28, 26, 24, 22)  # a slide's text, the first size at which it fit
 LIST_PX = 26  # the Remember box and the exercises, split over slides at this size
 CAPTION_PX = 22
 LINK_PX = 20
+FORMULA_PX = 36  # a display formula on its own slide (scaled down when wider than the slide)
 TITLE_GAP, LABEL_GAP, LINK_GAP = 16, 10, 12
 PREDICT_INSET = 6 + 20  # the Predict box's border and padding
 LEAD_LINES = 6  # a section's opening on its slide: whole sentences, up to this many lines
@@ -166,8 +168,13 @@ def _svg_size(data: bytes) -> tuple[float, float]:
     return float(match.group(1)), float(match.group(2))
 
 
-def _figure(block: Block, page: Page) -> dict:
-    path = (ROOT / page.folder / block.arg).resolve()
+def _figure(block: Block, page: Page, root: Path = ROOT) -> dict:
+    """A figure of the chapter for a slide: its slide version (chapters/<lang>/slide-figures/, made
+    by tools/book/figures.py with text large enough for a slide) where there is one."""
+    path = (root / page.folder / block.arg).resolve()
+    slide_version = path.parent.parent / SLIDE_DIR / path.name
+    if slide_version.exists():
+        path = slide_version
     kind = {".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg"}[path.suffix]
     data = path.read_bytes()
     width, height = _svg_size(data) if path.suffix == ".svg" else (4, 3)
@@ -269,13 +276,12 @@ class _Chapter:
             return
         body = ""
         for chunk in self.section_prose:
-            items = [line for line in chunk if _ITEM.match(line.strip()) and not line.startswith(" ")]
-            leads = [_BOLD_ITEM.match(line) for line in items]
+            items = list_items("\n".join(chunk)) if _ITEM.match(chunk[0].strip()) else []
+            leads = [re.match(r"\*\*(.+?)\*\*", item) for item in items]
             if len(leads) >= 2 and all(leads):
-                ordered = items[0].strip()[0].isdigit()
-                body = "\n".join(
-                    f"{n}. {m.group(1)}" if ordered else f"- {m.group(1)}" for n, m in enumerate(leads, 1)
-                )
+                texts = [item if m.group(1).endswith(":") else m.group(1) for item, m in zip(items, leads)]
+                ordered = chunk[0].strip()[0].isdigit()
+                body = _list_markdown([self.converter.inline(t) for t in texts], ordered=ordered)
                 break
         if not body and self.section_prose:
             body = self.converter.inline("\n".join(self.section_prose[0]))
@@ -347,7 +353,9 @@ class _Chapter:
             title = self.converter.inline(block.arg) or self.section
             self.add(Slide("marked", title, body=self.converter.blocks(body)))
         elif name == "admonition" or name in ("note", "warning", "important", "caution"):
-            title = self.converter.inline(block.arg) if name == "admonition" else term(f"nb_{name}", self.lang)
+            title = (
+                self.converter.inline(block.arg) if name == "admonition" else term(f"nb_{name}", self.lang)
+            )
             self.note(f"**{title}.** {self.converter.blocks(body).strip()}")
 
     def text(self, lines: list[str]) -> None:
@@ -478,8 +486,9 @@ def fitted(slides: list[Slide]) -> list[Slide]:
 
 def _fit_size(slide: Slide) -> Slide:
     markdown = body_markdown(slide)
+    math = FORMULA_PX if slide.kind == "marked" else None
     for size in BODY_PX:
-        if fit.height(markdown, _width(slide), size) <= _room(slide):
+        if fit.height(markdown, _width(slide), size, math_px=math) <= _room(slide):
             return replace(slide, font=size)
     return replace(slide, font=BODY_PX[-1])
 
@@ -498,35 +507,53 @@ def _fit_lead(slide: Slide) -> Slide:
 
 
 def _split(slide: Slide) -> list[Slide]:
+    """A list slide as it fits at LIST_PX: itself, or the fewest parts that fit, the items shared
+    out so that the fullest part is as empty as it can be."""
     ordered = slide.kind == "exercises"
-    parts: list[list[str]] = [[]]
-    start = 1
-    closing = bool(slide.link)
-    probe = replace(slide, label="1/2")
-    for item in slide.items:
-        trial = parts[-1] + [item]
-        room = _room(probe if closing else replace(probe, link=""))
-        if parts[-1] and fit.height(_list_markdown(trial, ordered, start), fit.INNER_W, LIST_PX) > room:
-            start += len(parts[-1])
-            parts.append([item])
-        else:
-            parts[-1] = trial
-    if len(parts) == 1:
+    items = slide.items
+    n = len(items)
+    heights: dict[tuple[int, int], float] = {}
+
+    def height(i: int, j: int) -> float:  # items[i:j] on one slide
+        if (i, j) not in heights:
+            heights[i, j] = fit.height(_list_markdown(items[i:j], ordered, i + 1), fit.INNER_W, LIST_PX)
+        return heights[i, j]
+
+    if height(0, n) <= _room(slide):
         return [replace(slide, font=LIST_PX)]
-    out, first = [], 1
-    for n, items in enumerate(parts, 1):
-        part = replace(
+    labelled = replace(slide, label="1/2")
+    room, last_room = _room(replace(labelled, link="")), _room(labelled)
+    for k in range(2, n + 1):
+        # best[j][p]: the least fullness (height / room) of the fullest of p parts holding items[:j]
+        best = [[float("inf")] * (k + 1) for _ in range(n + 1)]
+        cut = [[0] * (k + 1) for _ in range(n + 1)]
+        best[0][0] = 0.0
+        for p in range(1, k + 1):
+            limit = last_room if p == k else room
+            for j in range(1, n + 1):
+                for i in range(p - 1, j):
+                    fullness = max(best[i][p - 1], height(i, j) / limit)
+                    if fullness < best[j][p]:
+                        best[j][p], cut[j][p] = fullness, i
+        if best[n][k] <= 1.0:
+            break
+    bounds, j = [], n
+    for p in range(k, 0, -1):
+        bounds.append((cut[j][p], j))
+        j = cut[j][p]
+    bounds.reverse()
+    return [
+        replace(
             slide,
-            items=items,
-            label=f"{n}/{len(parts)}",
+            items=items[i:j],
+            label=f"{p}/{k}",
             font=LIST_PX,
-            notes=slide.notes if n == 1 else [],
-            link=slide.link if n == len(parts) else "",
-            start=first,
+            notes=slide.notes if p == 1 else [],
+            link=slide.link if p == k else "",
+            start=i + 1,
         )
-        first += len(items)
-        out.append(part)
-    return out
+        for p, (i, j) in enumerate(bounds, 1)
+    ]
 
 
 def _fit_figure(slide: Slide) -> Slide:
@@ -575,6 +602,8 @@ STYLE = f"""
 .reveal .ba-image img {{ display: block; width: 100%; height: 100%; object-fit: contain; margin: 0; }}
 .reveal .ba-caption {{ flex: none; font-size: {CAPTION_PX}px; color: #444; margin: {LABEL_GAP}px 0 0; }}
 .reveal .ba-quiz ol.ba-options {{ list-style-type: upper-alpha; }}
+.reveal .ba-quiz .fragment.highlight-green.visible {{ color: #1b5e20; font-weight: 600; }}
+.reveal .ba-marked .ba-math {{ font-size: {FORMULA_PX}px; text-align: center; }}
 .reveal .ba-answer {{ border-left: 6px solid #2e7d32; padding-left: 14px; }}
 .reveal .slide-number {{ font-size: 18px; }}
 html.print-pdf .reveal .ba-answer, html.print-pdf .reveal .fragment {{ opacity: 1; visibility: visible; }}
