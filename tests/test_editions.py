@@ -403,3 +403,89 @@ def test_the_install_cell_installs_the_pinned_release():
     for lang in languages():
         assert f'"{install_spec()}"' in first_cell(lang) and "@main" not in first_cell(lang)
     assert install_spec() in binder_files()["requirements.txt"].splitlines()
+
+
+def run_the_install_cell(lang, monkeypatch, capsys, before, after, imported=(), in_colab=True):
+    """The install cell's code, run as in Colab (``google.colab`` imported), with pip replaced by
+    a change of the installed versions from ``before`` to ``after``; returns (pip calls, printed)."""
+    import importlib.metadata
+    import subprocess
+    import sys
+    import types
+
+    versions = dict(before)
+
+    class Distribution:
+        def __init__(self, name, version):
+            self.metadata, self.version = {"Name": name}, version
+
+    calls = []
+
+    def pip(command, check):
+        calls.append(command)
+        versions.clear()
+        versions.update(after)
+
+    # the top-level modules of each distribution; beyond_accuracy, which this test process has
+    # imported, counts only where a case says so (in a fresh Colab session it is not imported)
+    modules = {"sklearn": ["scikit-learn"], "numpy": ["numpy"]}
+    if "beyond_accuracy" in imported:
+        modules["beyond_accuracy"] = ["beyond-accuracy"]
+    monkeypatch.setattr(
+        importlib.metadata, "distributions", lambda: [Distribution(*i) for i in versions.items()]
+    )
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", lambda: modules)
+    monkeypatch.setattr(subprocess, "run", pip)
+    if in_colab:
+        monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    else:
+        monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    if "sklearn" in imported:
+        monkeypatch.setitem(sys.modules, "sklearn", sys.modules.get("sklearn") or types.ModuleType("sklearn"))
+    else:
+        monkeypatch.delitem(sys.modules, "sklearn", raising=False)
+    exec(compile(first_cell(lang), "<install cell>", "exec"), {})
+    return calls, capsys.readouterr().out
+
+
+COLAB_BEFORE = {"numpy": "2.1.3", "scikit-learn": "1.6.1"}
+COLAB_AFTER = {"numpy": "2.1.3", "scikit-learn": "1.9.1", "beyond-accuracy": "0.2.0"}
+
+
+def test_the_install_cell_says_what_it_installed_and_that_no_restart_is_needed(monkeypatch, capsys):
+    from beyond_accuracy import get_language
+    from tools.project import install_spec
+
+    calls, printed = run_the_install_cell("en", monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER)
+    assert calls and calls[0][-1] == install_spec() and calls[0][2:4] == ["pip", "install"]
+    assert printed.splitlines() == [
+        "Installed: beyond-accuracy 0.2.0, scikit-learn 1.6.1 → 1.9.1.",
+        "No restart needed.",
+    ]
+    assert get_language() == "en"
+    _, printed = run_the_install_cell("it", monkeypatch, capsys, COLAB_AFTER, COLAB_AFTER)
+    assert printed.splitlines() == [
+        "Il pacchetto del corso era già installato: non è cambiato nulla.",
+        "Non serve riavviare la sessione.",
+    ]
+    assert get_language() == "it"
+    calls, printed = run_the_install_cell(
+        "en", monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER, in_colab=False
+    )
+    assert not calls and not printed, "outside Colab the cell only sets the language"
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_the_install_cell_asks_for_a_restart_only_if_an_upgraded_module_was_in_use(lang, monkeypatch, capsys):
+    from tools.project import _terms_csv
+
+    with pytest.raises(SystemExit) as stopped:
+        run_the_install_cell(lang, monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER, imported=("sklearn",))
+    message = str(stopped.value)
+    assert message == _terms_csv()["install_restart"][lang].format(modules="sklearn")
+    _, printed = run_the_install_cell(lang, monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER)
+    assert printed.splitlines()[-1] == _terms_csv()["install_no_restart"][lang]
+    newer = {**COLAB_AFTER, "beyond-accuracy": "0.3.0"}  # run again after a new release, in the same session
+    with pytest.raises(SystemExit) as stopped:
+        run_the_install_cell(lang, monkeypatch, capsys, COLAB_AFTER, newer, imported=("beyond_accuracy",))
+    assert str(stopped.value) == _terms_csv()["install_restart"][lang].format(modules="beyond_accuracy")
