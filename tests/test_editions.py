@@ -19,6 +19,7 @@ Colab-ready answer key and as a student notebook.
 
 from __future__ import annotations
 
+import pickle
 import re
 from functools import cache
 from pathlib import Path
@@ -30,11 +31,14 @@ from beyond_accuracy import term
 from tools.editions.colab import run_as_student, solutions_and_checks
 from tools.editions.derive import (
     KEY,
+    NOT_RANKED,
     STUDENT,
     Converter,
     Page,
     answer_key,
     answer_leaks,
+    choice_leaks,
+    choice_rankings,
     derive,
     is_check_cell,
     page_of,
@@ -302,7 +306,22 @@ def assert_gives_no_answer_away(
     run = student_run(answers_of or src, editions / "publish", wheel_python)
     assert run.answers, f"{rel(src)}: no checked answer was collected"
     student = nbformat.read(publish_path(page_of(src), editions / "publish"), as_version=4)
-    leaks = answer_leaks(student, run.answers, page_of(src).lang)
+    lang = page_of(src).lang
+    leaks = answer_leaks(student, run.answers, lang)
+    for name, ranking in choice_rankings().items():
+        if name not in run.check_inputs:
+            continue
+        values = ranking.values(*pickle.loads(run.check_inputs[name]))
+        answer = run.answers[f"answer_{name}"]
+        assert ranking.answer(values) == answer, f"{name}: the ranking does not decide the answer {answer!r}"
+        check_cell = next(i for i, c in enumerate(student.cells) if f"check.{name}(" in c.source)
+        above = nbformat.from_dict({**student, "cells": student.cells[:check_cell]})
+        if ranking.material:  # the exercise reads the ranking off a table above it
+            assert choice_leaks(above, name, values, answer, lang), (
+                f"{name}: its ranking is not printed above it"
+            )
+        else:
+            leaks += choice_leaks(student, name, values, answer, lang, ranking.words)
     assert not leaks, f"{rel(src)}: the student notebook shows checked answers:\n" + "\n".join(leaks)
 
 
@@ -370,6 +389,53 @@ class TestLab4(LabTests):
 
 class TestLab5(LabTests):
     number = 5
+
+
+def test_every_checked_choice_is_decided_by_a_ranking_or_says_why_not():
+    """The leak test looks for each choice's deciding values: a new choice exercise needs its
+    Ranking in tools/editions/derive.py (or a reason in NOT_RANKED)."""
+    from beyond_accuracy.checks import _engine, lab1, lab2, lab3, lab4, lab5
+
+    choices = {
+        name
+        for lab in (lab1, lab2, lab3, lab4, lab5)
+        for name, exercise in _engine.exercises_of(lab.check).items()
+        if exercise.kind == "choice"
+    }
+    assert choices == set(choice_rankings()) | set(NOT_RANKED)
+    assert not set(choice_rankings()) & set(NOT_RANKED)
+
+
+def test_a_ranked_choice_leaks_through_a_table_the_gaps_or_the_prose():
+    values = {"temperature": 0.0748, "sigmoid": 0.0833, "isotonic": 0.0834}
+    nb = nbformat.v4.new_notebook()
+    table = "             brier\ntemperature 0.0748\nsigmoid     0.0833\nisotonic    0.0834\n"
+    gaps = "sigmoid +0.0085 isotonic +0.0086 temperature 0.0000"
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("Which calibrator has the lowest Brier score?"),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text=table)]),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text=gaps)]),
+        nbformat.v4.new_markdown_cell("Its best Brier score after any repair, 0.075, is still worse."),
+        nbformat.v4.new_markdown_cell("A Brier score of 0.0833 is not the point here."),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text="temperature: 0.075\n")]),
+    ]
+    leaks = choice_leaks(nb, "best_calibrator", values, "temperature", "en", ("Brier",))
+    assert [leak.split(":")[0] for leak in leaks] == [
+        "best_calibrator in cell 1 (output)",
+        "best_calibrator in cell 2 (output)",
+        "best_calibrator in cell 3 (prose)",
+    ], leaks
+    assert not choice_leaks(nb, "best_calibrator", {**values, "temperature": 0.05}, "temperature", "en")[2:]
+    other = nbformat.v4.new_notebook()  # the same number, of another quantity: not the answer's
+    other.cells = [
+        nbformat.v4.new_markdown_cell("The ECE goes from 0.046 with five bins to 0.075 with thirty.")
+    ]
+    assert not choice_leaks(other, "best_calibrator", values, "temperature", "en", ("Brier",))
+    share = nbformat.v4.new_notebook()
+    share.cells = [
+        nbformat.v4.new_markdown_cell("They make up 99% of the 100 lowest losses and 6% of the highest.")
+    ]
+    assert choice_leaks(share, "leak_tail", {"top": 0.06, "bottom": 0.99}, "bottom", "en")
 
 
 def test_the_runs_from_the_wheel_cover_every_notebook_and_every_language():

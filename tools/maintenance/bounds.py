@@ -210,7 +210,25 @@ def _last_line(text: str) -> str:
     return (errors or lines or [""])[-1][:300]
 
 
-def run_trial(package: str, version: str, python_version: str, wheel: Path, work: Path) -> dict:
+def snapshot(dest: Path) -> Path:
+    """A copy of the checkout's files (tracked and new, not ignored) whose tests every trial runs:
+    edits made while the trials run do not mix with the wheel they were built with."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\0")
+    for name in filter(None, listed):
+        src = ROOT / name
+        if src.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dest / name)
+    return dest
+
+
+def run_trial(package: str, version: str, python_version: str, wheel: Path, work: Path, tests: Path) -> dict:
     """Make the trial's environment, import, test; returns its row of the table."""
     row = {
         "date": datetime.date.today().isoformat(),
@@ -229,6 +247,7 @@ def run_trial(package: str, version: str, python_version: str, wheel: Path, work
     row["python"] = python.parts[-3]
     venv = work / re.sub(r"[^\w.]+", "_", f"{package}-{version}-{python_version}")
     shutil.rmtree(venv, ignore_errors=True)
+    venv.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run([str(python), "-m", "venv", str(venv)], check=True)
     py = venv / "bin" / "python"
     colab = None
@@ -270,7 +289,7 @@ def run_trial(package: str, version: str, python_version: str, wheel: Path, work
         [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not slow", *FAST_TESTS],
         capture_output=True,
         text=True,
-        cwd=ROOT,
+        cwd=tests,
         env=env,
     )
     summary = _last_line(tests.stdout)
@@ -317,15 +336,14 @@ def main(argv=None) -> int:
     plan = [t for t in PLAN if not args.packages or t[0] in args.packages]
     rows = read_table()
     with tempfile.TemporaryDirectory(prefix="ba-bounds-") as tmp:
+        checkout = snapshot(Path(tmp) / "checkout")
         wheel = build_wheel(Path(tmp) / "dist")
         for package, version, python_version in plan:
             start = time.perf_counter()
             try:
-                row = run_trial(package, version, python_version, wheel, Path(tmp))
+                row = run_trial(package, version, python_version, wheel, Path(tmp) / "venvs", checkout)
             finally:  # a trial's environment is about half a gigabyte
-                for venv in Path(tmp).iterdir():
-                    if venv.name != "dist":
-                        shutil.rmtree(venv, ignore_errors=True)
+                shutil.rmtree(Path(tmp) / "venvs", ignore_errors=True)
             rows = [
                 r
                 for r in rows
