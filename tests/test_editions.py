@@ -321,7 +321,7 @@ def assert_gives_no_answer_away(
                 f"{name}: its ranking is not printed above it"
             )
         else:
-            leaks += choice_leaks(student, name, values, answer, lang, ranking.words)
+            leaks += choice_leaks(student, name, values, answer, lang, ranking.words, after=check_cell)
     assert not leaks, f"{rel(src)}: the student notebook shows checked answers:\n" + "\n".join(leaks)
 
 
@@ -419,7 +419,8 @@ def test_a_ranked_choice_leaks_through_a_table_the_gaps_or_the_prose():
         nbformat.v4.new_markdown_cell("A Brier score of 0.0833 is not the point here."),
         nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text="temperature: 0.075\n")]),
     ]
-    leaks = choice_leaks(nb, "best_calibrator", values, "temperature", "en", ("Brier",))
+    leaks = choice_leaks(nb, "best_calibrator", values, "temperature", "en", ("Brier",), after=0)
+    assert not choice_leaks(nb, "best_calibrator", values, "temperature", "en", ("Brier",), after=9)[2:]
     assert [leak.split(":")[0] for leak in leaks] == [
         "best_calibrator in cell 1 (output)",
         "best_calibrator in cell 2 (output)",

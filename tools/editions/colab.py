@@ -163,7 +163,7 @@ _CAPTURE = """
 import pickle as _pickle
 _course_inputs = globals().setdefault("_course_inputs", {})
 try:
-    _course_inputs[%r] = _pickle.dumps((%s,), protocol=4)
+    _course_inputs[%r] = _pickle.dumps(%s, protocol=4)
 except Exception:
     _course_inputs[%r] = None
 del _pickle
@@ -219,7 +219,7 @@ def run_as_student(student: Path, key: Path, python: Path, timeout: int = 900) -
                         run.student_checks.append(text_of(cell.outputs))
                         begin = time.perf_counter()
                         for name, inputs in check_calls(cell.source):
-                            code = _CAPTURE % (name, ", ".join(inputs), name)
+                            code = _CAPTURE % (name, f"({''.join(i + ', ' for i in inputs)})", name)
                             client.execute_cell(nbformat.v4.new_code_cell(code), index)
                         captured += time.perf_counter() - begin
             run.seconds = time.perf_counter() - start - captured
@@ -315,10 +315,13 @@ def colab_environment(folder: Path, python: Path, runtime: ColabRuntime) -> Path
             return py
         shutil.rmtree(venv)
     subprocess.run([str(python), "-m", "venv", str(venv)], check=True)
-    subprocess.run(
+    done = subprocess.run(
         [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *runtime.requirements()],
-        check=True,
+        capture_output=True,
+        text=True,
     )
+    if done.returncode != 0:
+        raise RuntimeError(f"Colab's packages could not be installed:\n{done.stderr[-3000:]}")
     return py
 
 
@@ -361,8 +364,9 @@ def run_install_cell(python: Path, wheel: Path, timeout: int = 900) -> dict:
             for index, cell in enumerate(nb.cells):
                 client.execute_cell(cell, index, store_history=True)
         seconds = time.perf_counter() - start
-    printed = text_of(nb.cells[2].outputs)
-    error = next((o for o in nb.cells[2].outputs if o.get("output_type") == "error"), None)
+    outputs = nb.cells[2].outputs
+    printed = "".join(o.get("text", "") for o in outputs if o.get("name") == "stdout")  # pip's warnings aside
+    error = next((o for o in outputs if o.get("output_type") == "error"), None)
     return {
         "printed": printed,
         "error": f"{error['ename']}: {error['evalue']}" if error else "",

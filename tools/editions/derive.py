@@ -933,16 +933,18 @@ def _units(nb) -> list[tuple[int, str, str]]:
 
 
 def choice_leaks(
-    nb, name: str, values: dict, answer: str, lang: str, words: tuple[str, ...] = ()
+    nb, name: str, values: dict, answer: str, lang: str, words: tuple[str, ...] = (), after: int = 0
 ) -> list[str]:
     """Where a student notebook lets the answer of a ranked choice be read off:
 
-    - a table, an output or a paragraph that shows the deciding values of two options or more,
-      the answer's among them (a ranking);
-    - an output or a paragraph that shows how far two or more other options are from the answer
-      (their gaps to the best: the best is the one at zero);
-    - a paragraph that states the answer's own value, naming the quantity (one of ``words``):
-      prose that discusses the winner.
+    - a table, an output or a paragraph that shows the deciding value of every option that has
+      one (the whole ranking);
+    - an output or a paragraph that shows how far every other option is from the answer (their
+      gaps to the best: the best is the one at zero);
+    - a paragraph after the exercise's check (cell ``after``) that states the answer's own value,
+      naming the quantity (one of ``words``): prose that discusses the winner.
+
+    One option's value alone, before the exercise, is the exercise's material.
     """
     shows = {o: [_token(f) for f in _choice_forms(v, lang)] for o, v in values.items()}
     gaps = {}
@@ -957,12 +959,17 @@ def choice_leaks(
         shown = [o for o, patterns in shows.items() if any(p.search(text) for p in patterns)]
         apart = [o for o, patterns in gaps.items() if any(p.search(text) for p in patterns)]
         line = " ".join(text.split())[:120]
-        if len(shown) >= 2 and (answer in shown or answer not in values):
+        if len(shown) == len(values) >= 2:
             found.append(f"{name} in cell {index} ({where}): the values of {', '.join(shown)}: {line}")
-        elif len(apart) >= min(2, len(gaps)) and apart:
+        elif gaps and len(apart) == len(gaps):
             found.append(
                 f"{name} in cell {index} ({where}): the gaps of {', '.join(apart)} to the best: {line}"
             )
-        elif where == "prose" and answer in shown and any(w.lower() in text.lower() for w in words):
+        elif (
+            where == "prose"
+            and index > after
+            and answer in shown
+            and any(w.lower() in text.lower() for w in words)
+        ):
             found.append(f"{name} in cell {index} (prose): the answer's own value: {line}")
     return found
