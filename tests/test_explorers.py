@@ -633,3 +633,27 @@ def test_the_modules_choose_singular_and_plural_as_the_package_does(tmp_path):
         subprocess.run([NODE, str(tmp_path / "run.cjs")], capture_output=True, text=True, check=True).stdout
     )
     assert out == expected
+
+
+def test_the_metric_lists_outrank_the_notebooks_own_rules_for_dl():
+    """JupyterLab and the classic notebook style every <dl> of an output (".jp-OutputArea-output
+    dt {float: left; width: 20%}", specificity 0,1,1), which squeezed an explorer's metric labels
+    letter by letter at 1000 px. The explorers' rules for their metric list must outrank them and
+    undo the float and the width."""
+    css = re.search(r"const BA_CSS = `(.*?)`;", _js("core"), re.S).group(1)
+    rules = {}
+    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        for selector in selectors.split(","):
+            rules.setdefault(" ".join(selector.split()), []).append(body)
+
+    def specificity(selector):
+        return (len(re.findall(r"#", selector)), len(re.findall(r"\.[\w-]+", selector)),
+                len(re.findall(r"(?:^|[\s>+~])[a-z]+", selector)))  # fmt: skip
+
+    for element, needed in (("dl", ["display:grid"]), ("dt", ["float:none", "width:auto"]), ("dd", ["float:none", "width:auto"])):  # fmt: skip
+        mine = [s for s in rules if "ba-metrics" in s and (element == "dl" or s.endswith(element))]
+        strong = [s for s in mine if specificity(s) > (0, 1, 1)]
+        assert strong, f"no rule for the metric list's {element} outranks .jp-OutputArea-output {element}"
+        text = "".join(b for s in strong for b in rules[s]).replace(" ", "")
+        for declaration in needed:
+            assert declaration in text, f"the metric list's {element} needs {declaration}"
