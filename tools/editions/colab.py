@@ -308,21 +308,37 @@ def colab_environment(folder: Path, python: Path, runtime: ColabRuntime) -> Path
     if it still holds them); returns its Python."""
     venv = folder / "venv"
     py = venv_python(venv)
-    wanted = {n.lower().replace("_", "-"): v for n, v in runtime.packages.items()}
-    if py.exists():
-        have = freeze(py)
-        if all(have.get(n) == v for n, v in wanted.items()):
+    record = venv / "colab-freeze.json"  # what the environment held when it was made
+    if py.exists() and record.exists():  # undo what an earlier run installed
+        made = json.loads(record.read_text(encoding="utf-8"))
+        undo = changes(made, freeze(py))
+        added = [n for n, (old, _) in undo.items() if old is None]
+        if added:
+            _pip(py, "uninstall", "--yes", *added)
+        back = [f"{n}=={old}" for n, (old, _) in undo.items() if old is not None]
+        if back:
+            _pip(py, "install", "--no-deps", *back)
+        if freeze(py) == made and _python_matches(py, runtime):
             return py
-        shutil.rmtree(venv)
+    shutil.rmtree(venv, ignore_errors=True)
     subprocess.run([str(python), "-m", "venv", str(venv)], check=True)
+    _pip(py, "install", *runtime.requirements())
+    record.write_text(json.dumps(freeze(py), indent=1), encoding="utf-8")
+    return py
+
+
+def _python_matches(py: Path, runtime: ColabRuntime) -> bool:
+    return python_version(py).startswith(runtime.python + ".")
+
+
+def _pip(py: Path, *args: str) -> None:
     done = subprocess.run(
-        [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *runtime.requirements()],
+        [str(py), "-m", "pip", *args[:1], "--quiet", "--disable-pip-version-check", *args[1:]],
         capture_output=True,
         text=True,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"Colab's packages could not be installed:\n{done.stderr[-3000:]}")
-    return py
+        raise RuntimeError(f"pip {' '.join(args[:3])} ... failed:\n{done.stderr[-3000:]}")
 
 
 _FAKE_COLAB = """
@@ -375,6 +391,20 @@ def run_install_cell(python: Path, wheel: Path, timeout: int = 900) -> dict:
     }
 
 
+def _modules_of(python: Path, distributions) -> set[str]:
+    """The top-level modules of these distributions in ``python``'s environment."""
+    code = (
+        "import importlib.metadata as m, json, sys\n"
+        "names = {n.lower().replace('_', '-') for n in sys.argv[1:]}\n"
+        "print(json.dumps(sorted(k for k, v in m.packages_distributions().items()"
+        " if {x.lower().replace('_', '-') for x in v} & names)))"
+    )
+    out = subprocess.run(
+        [str(python), "-c", code, *distributions], capture_output=True, text=True, check=True
+    )
+    return set(json.loads(out.stdout))
+
+
 def sanitized(text: str) -> str:
     for pattern, replacement in SANITIZE:
         text = pattern.sub(replacement, text)
@@ -415,6 +445,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     runtime = colab_runtime()
     langs = args.lang or languages()
+    os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")  # ipykernel 6's debugger, on Python 3.13
     out = BUILD / "colab"
     out.mkdir(parents=True, exist_ok=True)
     if args.wheel:
@@ -443,6 +474,9 @@ def main(argv=None) -> int:
     print("    " + (install["printed"].strip() or "(nothing)").replace("\n", "\n    "))
     if install["error"]:
         print(f"    and stopped: {install['error']}")
+    tops = {m.split(".")[0] for m in install["modules_before"]}
+    print(f"modules imported before it, of the distributions it changed: "
+          f"{sorted(tops & _modules_of(py, changed)) or 'none'} ({len(tops)} top-level modules imported)")  # fmt: skip
     print(
         "versions it changed:  "
         + (", ".join(f"{n} {a or '-'} -> {b or '-'}" for n, (a, b) in changed.items()) or "none")
