@@ -556,3 +556,26 @@ def test_the_install_cell_asks_for_a_restart_only_if_an_upgraded_module_was_in_u
     with pytest.raises(SystemExit) as stopped:
         run_the_install_cell(lang, monkeypatch, capsys, COLAB_AFTER, newer, imported=("beyond_accuracy",))
     assert str(stopped.value) == _terms_csv()["install_restart"][lang].format(modules="beyond_accuracy")
+
+
+def test_the_colab_like_run_reads_colabs_runtime_from_one_dated_table():
+    import datetime
+
+    from tools.editions.colab import colab_runtime, install_cell
+
+    runtime = colab_runtime()
+    datetime.date.fromisoformat(runtime.as_of)
+    assert runtime.python == "3.13"
+    assert runtime.packages["ipywidgets"].startswith("7.") and runtime.packages["scikit-learn"] == "1.6.1"
+    assert all(r.count("==") == 1 for r in runtime.requirements())
+    cell = install_cell(ROOT / "dist" / "beyond_accuracy-0.2.0-py3-none-any.whl")
+    assert cell == first_cell("en").replace(
+        install_spec_(),
+        f"beyond-accuracy @ {(ROOT / 'dist' / 'beyond_accuracy-0.2.0-py3-none-any.whl').as_uri()}",
+    )
+
+
+def install_spec_():
+    from tools.project import install_spec
+
+    return install_spec()

@@ -909,6 +909,8 @@ def _choice_forms(x: float, lang: str) -> set[str]:
     also with 2 or 3 decimals and as a whole percentage (0.990, 99%, 6%), exactly as it is."""
     from beyond_accuracy.language import fmt
 
+    if x in (0, 1, -1):  # printed as 0, 1.000 or 100% everywhere: not looked for
+        return set()
     exact = abs(round(100 * x) - 100 * x) < 1e-9
     forms = _number_forms(x, lang)
     if exact:
@@ -938,7 +940,7 @@ def choice_leaks(
     """Where a student notebook lets the answer of a ranked choice be read off:
 
     - a table, an output or a paragraph that shows the deciding value of every option that has
-      one (the whole ranking);
+      one (the whole ranking; a value of exactly 0 or 1 is not looked for: it prints everywhere);
     - an output or a paragraph that shows how far every other option is from the answer (their
       gaps to the best: the best is the one at zero);
     - a paragraph after the exercise's check (cell ``after``) that states the answer's own value,
@@ -954,14 +956,16 @@ def choice_leaks(
             for o, v in values.items()
             if o != answer
         }
+    searchable = [o for o, patterns in shows.items() if patterns]  # a value of 0 prints as 0.000 anywhere
+    gapped = [o for o, patterns in gaps.items() if patterns]
     found = []
     for index, where, text in _units(nb):
         shown = [o for o, patterns in shows.items() if any(p.search(text) for p in patterns)]
         apart = [o for o, patterns in gaps.items() if any(p.search(text) for p in patterns)]
         line = " ".join(text.split())[:120]
-        if len(shown) == len(values) >= 2:
+        if len(shown) == len(searchable) >= 2:
             found.append(f"{name} in cell {index} ({where}): the values of {', '.join(shown)}: {line}")
-        elif gaps and len(apart) == len(gaps):
+        elif gapped and len(apart) == len(gapped):
             found.append(
                 f"{name} in cell {index} ({where}): the gaps of {', '.join(apart)} to the best: {line}"
             )

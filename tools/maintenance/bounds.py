@@ -13,7 +13,8 @@ on its first import. So every bound is tried, and the versions just below it too
 - in it, every third-party import statement of the package and of the chapters' and labs' code
   runs, then the package's fast tests (:data:`FAST_TESTS`);
 - the result is one of :data:`RESULTS`; each trial is a row of bound_trials.csv (beside this
-  file): date, package, version, Python, scikit-learn, result, detail.
+  file): date, package, version, Python, scikit-learn, result, detail. A joint trial (every
+  dependency at its lower bound, or Colab's versions) is one row whose version lists them all.
 
 tests/test_environment.py reads that table offline: no bound admits a version that failed, and each
 lower bound passed.
@@ -39,6 +40,7 @@ from pathlib import Path
 
 import tomllib
 from packaging.requirements import Requirement
+from packaging.version import Version
 
 from tools.project import ROOT
 
@@ -66,7 +68,7 @@ FAST_TESTS = (
     "tests/test_datasets.py",
     "tests/test_explorers.py",
 )
-TEST_TOOLS = ("pytest", "hypothesis", "pyyaml", "nbformat", "nbclient", "jupytext")
+TEST_TOOLS = ("pytest", "hypothesis", "pyyaml", "nbformat", "nbclient", "jupytext", "ipykernel")
 
 # The trials, (package, version, Python). Two joint trials: every dependency at its lower bound
 # (scikit-learn 1.8.0 among them) on the oldest Python, and Colab's preinstalled versions on
@@ -89,7 +91,10 @@ PLAN = [
     ("anywidget", "0.8.1", "3.11"),
 ]
 # Tests of the book's tooling, not of the package (they need Sphinx and the build's packages).
-NOT_PACKAGE_TESTS = ("tests/test_explorers.py::test_the_static_files_are_the_bundles",)
+NOT_PACKAGE_TESTS = (
+    "tests/test_explorers.py::test_the_static_files_are_the_bundles",
+    "tests/test_explorers.py::test_the_book_registers_the_extension_and_prefers_html",
+)
 
 
 def canonical(name: str) -> str:
@@ -310,7 +315,7 @@ def run_trial(package: str, version: str, python_version: str, wheel: Path, work
 def _joint_versions(package: str) -> dict[str, str]:
     """{dependency: version} of a joint trial."""
     if package == EVERY_LOWER_BOUND:
-        return {canonical(r.name): lower_bound(r) for r in dependencies()}
+        return {canonical(r.name): str(Version(lower_bound(r))) for r in dependencies()}
     from tools.editions.colab import colab_runtime
 
     colab = {canonical(n): v for n, v in colab_runtime().packages.items()}
@@ -362,16 +367,11 @@ def main(argv=None) -> int:
                 row = run_trial(package, version, python_version, wheel, Path(tmp) / "venvs", checkout)
             finally:  # a trial's environment is about half a gigabyte
                 shutil.rmtree(Path(tmp) / "venvs", ignore_errors=True)
-            new = [row]
-            if package in (EVERY_LOWER_BOUND, COLAB_RUNTIME):  # the same result for each dependency
-                versions = _joint_versions(package)
-                new = [{**row, "package": d, "version": v, "detail": f"{package}: {row['detail']}"}
-                       for d, v in versions.items()]  # fmt: skip
-            keys = {(r["package"], r["version"], r["python"].rsplit(".", 1)[0]) for r in new}
-            rows = [
-                r for r in rows if (r["package"], r["version"], r["python"].rsplit(".", 1)[0]) not in keys
-            ]
-            rows += new
+            if package in (EVERY_LOWER_BOUND, COLAB_RUNTIME):  # one row, the versions it held
+                row["version"] = " ".join(f"{d}=={v}" for d, v in _joint_versions(package).items())
+            key = (row["package"], row["version"], row["python"].rsplit(".", 1)[0])
+            rows = [r for r in rows if (r["package"], r["version"], r["python"].rsplit(".", 1)[0]) != key]
+            rows.append(row)
             write_table(rows)
             print(
                 f"{time.perf_counter() - start:5.0f} s  {package} {version} on Python {row['python']}"
