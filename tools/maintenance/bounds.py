@@ -78,15 +78,14 @@ TEST_TOOLS = ("pytest", "hypothesis", "pyyaml", "nbformat", "nbclient", "jupytex
 PLAN = [
     (EVERY_LOWER_BOUND, "", "3.11"),
     (COLAB_RUNTIME, "", "3.13"),
-    ("scikit-learn", "1.7.2", "3.11"),
     ("scikit-learn", "1.8.0", "3.10"),
     ("numpy", "1.25.1", "3.11"),
-    ("scipy", "1.11.3", "3.11"),
     ("imbalanced-learn", "0.14.0", "3.11"),
     ("imbalanced-learn", "0.13.0", "3.11"),
     ("statsmodels", "0.14.1", "3.11"),
-    ("statsmodels", "0.14.0", "3.11"),
-    ("matplotlib", "3.7.5", "3.11"),
+    ("scipy", "1.14.1", "3.11"),
+    ("matplotlib", "3.8.4", "3.11"),
+    ("scikit-learn", "1.7.2", "3.11"),
     ("pandas", "2.1.4", "3.11"),
     ("anywidget", "0.8.1", "3.11"),
 ]
@@ -370,6 +369,7 @@ def main(argv=None) -> int:
             if package in (EVERY_LOWER_BOUND, COLAB_RUNTIME):  # one row, the versions it held
                 row["version"] = " ".join(f"{d}=={v}" for d, v in _joint_versions(package).items())
             key = (row["package"], row["version"], row["python"].rsplit(".", 1)[0])
+            rows = read_table()  # another `make bounds` may have written meanwhile
             rows = [r for r in rows if (r["package"], r["version"], r["python"].rsplit(".", 1)[0]) != key]
             rows.append(row)
             write_table(rows)
