@@ -45,6 +45,7 @@ SETTLED = {
         (r"(?i)\bllegan a un medio\b", "superan 0,5"),
         (r"(?i)\bintercepto\b", "término independiente"),
         (r"(?i)\befecto espectro\b", "efecto de espectro (como sesgo de espectro)"),
+        (r"(?i)\b(?:los|unos) \*?odds\b", "las odds (femenino, como en los capítulos 3 y 4 y el glosario)"),
     ],
     "pt": [
         (r"\b[oO]s? F[12]\b", "a F1"),
@@ -96,6 +97,7 @@ PENDING = {
     ("labs/fi/02-fraud-desk-lab.md", SETTLED["fi"][6][0]): 1,
     ("chapters/es/01-confusion-matrix.md", SETTLED["es"][11][0]): 2,
     ("labs/es/01-screening-lab.md", SETTLED["es"][11][0]): 1,
+    ("chapters/es/01-confusion-matrix.md", SETTLED["es"][12][0]): 2,
     ("chapters/pt/01-confusion-matrix.md", SETTLED["pt"][10][0]): 2,
     ("labs/pt/01-screening-lab.md", SETTLED["pt"][10][0]): 1,
 }
@@ -188,3 +190,5 @@ def test_the_scan_finds_a_variant():
     assert not re.search(SETTLED["es"][11][0], "es el **efecto de espectro** (*spectrum effect*)")
     assert re.search(SETTLED["pt"][10][0], "(o efeito espectro, {cite:p}")
     assert not re.search(SETTLED["pt"][10][0], "é o efeito de espectro")
+    assert re.search(SETTLED["es"][12][0], "los multiplica: los *odds* antes de la prueba")
+    assert not re.search(SETTLED["es"][12][0], "las *odds* de una clase")
