@@ -323,6 +323,52 @@ def test_lab2_screening_precision_rests_on_three_false_positives():
     assert round(precision(low) / precision(high)) == 7
 
 
+def test_ch2_model_at_one_half_is_closer_to_never_flagging_than_to_the_cheapest_threshold():
+    """Ch. 2, the sweep: at the habitual 0.5 the logistic regression costs 3.98 euros per payment,
+    nearer to never flagging (5.00) than to the cheapest threshold of the sweep (1.61 at 0.014)."""
+    X, y = transactions(n_samples=100_000)
+    X_rest, _, y_rest, _ = train_test_split(X, y, test_size=0.20, stratify=y, random_state=0)
+    X_train, X_val, y_train, y_val = train_test_split(
+        X_rest, y_rest, test_size=0.25, stratify=y_rest, random_state=0
+    )
+    y_val = y_val.to_numpy()
+    p = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+
+    def cost(flag):  # 5 euros per false alarm, 500 per missed fraud
+        return (5 * np.sum(flag & (y_val == 0)) + 500 * np.sum(~flag & (y_val == 1))) / len(y_val)
+
+    never, at_half = cost(np.zeros(len(y_val), dtype=bool)), cost(p >= 0.5)
+    cheapest = min(cost(p >= t) for t in np.round(np.arange(0.001, 0.1005, 0.001), 3))
+    assert (never, round(at_half, 3), round(cheapest, 3)) == (5.0, 3.977, 1.608)
+    assert never - at_half < at_half - cheapest
+
+
+def test_lab2_smote_moves_knn_along_the_trade_off_without_changing_its_f1():
+    """Lab 2, step 8: with SMOTE inside the pipeline (after the scaler) the nearest-neighbour model's
+    cross-validated F1 barely moves (0.300 against 0.295), but its recall rises from 0.175 to 0.575
+    and its precision falls: a move along the trade-off, paid for with false alarms."""
+    from imblearn.over_sampling import SMOTE
+    from imblearn.pipeline import make_pipeline as make_imb_pipeline
+    from sklearn.model_selection import cross_validate
+
+    X, y = transactions()
+    X_train, _, y_train, _ = train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    scores = {}
+    for name, model in (
+        (
+            "smote",
+            make_imb_pipeline(StandardScaler(), SMOTE(random_state=0), KNeighborsClassifier(n_neighbors=5)),
+        ),
+        ("plain", make_pipeline(StandardScaler(), KNeighborsClassifier(n_neighbors=5))),
+    ):
+        found = cross_validate(model, X_train, y_train, cv=folds, scoring=("f1", "recall", "precision"))
+        scores[name] = {key: found[f"test_{key}"].mean() for key in ("f1", "recall", "precision")}
+    assert abs(scores["smote"]["f1"] - scores["plain"]["f1"]) < 0.01
+    assert (scores["plain"]["recall"], scores["smote"]["recall"]) == pytest.approx((0.175, 0.575), abs=0.0005)
+    assert scores["smote"]["precision"] < scores["plain"]["precision"] / 2
+
+
 # --- chapter 3 and lab 3: calibration ---------------------------------------------------------------
 
 
