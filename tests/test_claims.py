@@ -1208,6 +1208,81 @@ def test_macro_averaged_mae_and_ranked_probability_score_on_the_marriage_test_se
     assert rps(ordinal.predict_proba(X_test)) == pytest.approx(0.477, abs=0.0005)
 
 
+def test_the_constant_middle_rating_beats_every_model_on_macro_averaged_mae():
+    """Ch. 4: on a five-point scale, always answering 3 scores a macro-averaged MAE of
+    (2 + 1 + 0 + 1 + 2)/5 = 1.2 whatever the data, the best constant; on the marriage test set no
+    model of the chapter reaches it (the best, regression + rounding, 1.395), and always 4 (1.4)
+    beats the ordinal model read by its median (1.418)."""
+    from sklearn.linear_model import LinearRegression
+
+    X_train, X_test, y_train, y_test = marriage_split()
+    y_true = y_test.to_numpy()
+
+    def macro_mae(pred):
+        return np.mean([np.abs(pred[y_true == k] - k).mean() for k in range(1, 6)])
+
+    constants = {c: macro_mae(np.full(len(y_true), c)) for c in range(1, 6)}
+    assert min(constants, key=constants.get) == 3
+    assert constants[3] == pytest.approx(1.2) and constants[4] == pytest.approx(1.4)
+    ordinal = make_pipeline(StandardScaler(), OrdinalLogisticRegression()).fit(X_train, y_train)
+    regression = make_pipeline(StandardScaler(), LinearRegression()).fit(X_train, y_train)
+    nominal = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_train, y_train)
+    models = {
+        "regression": np.clip(np.rint(regression.predict(X_test)), 1, 5).astype(int),
+        "median": ordinal.predict(X_test, decision="median"),
+        "mode": ordinal.predict(X_test),
+        "nominal": nominal.predict(X_test),
+    }
+    scores = {name: macro_mae(pred) for name, pred in models.items()}
+    assert min(scores.values()) > constants[3] + 0.15
+    assert constants[4] < scores["median"]
+    assert np.mean(models["regression"] == 4) > 0.95  # it answers 4 to almost everybody
+
+
+def class_probabilities(cuts, eta):
+    cumulative = expit(np.concatenate([[-np.inf], cuts, [np.inf]])[None, :] - eta[:, None])
+    return np.diff(cumulative, axis=1)
+
+
+def test_whether_a_middle_class_can_be_the_mode_depends_on_its_neighbours():
+    """Ch. 4: with three classes the middle one is the most probable for some x·β only if its
+    cut-points are more than 2 ln 2 = 1.39 apart; with five classes 1.0 apart (narrower than that),
+    the centre class is sometimes the mode and its two neighbours never; on the diabetes stages,
+    stages 2 and 3 are never the mode, wherever x·β lies."""
+    from beyond_accuracy.datasets import diabetes_stages
+
+    eta = np.linspace(-12, 12, 240_001)
+    assert 2 * np.log(2) == pytest.approx(1.39, abs=0.005)
+    for delta, can in ((2 * np.log(2) - 0.01, False), (2 * np.log(2) + 0.01, True)):
+        modes = class_probabilities(np.array([-delta / 2, delta / 2]), eta).argmax(axis=1)
+        assert (modes == 1).any() == can
+    modes = class_probabilities(np.array([-1.5, -0.5, 0.5, 1.5]), eta).argmax(axis=1)
+    assert (modes == 2).any() and not np.isin(modes, [1, 3]).any()
+    X, stage = diabetes_stages(edges=(100, 120, 140, 250))
+    cuts = make_pipeline(StandardScaler(), OrdinalLogisticRegression()).fit(X, stage)[-1].cut_points_
+    assert np.diff(cuts)[:2] == pytest.approx([0.55, 0.54], abs=0.005)
+    assert not np.isin(class_probabilities(cuts, eta).argmax(axis=1), [1, 2]).any()
+
+
+def test_at_equal_accuracy_kappa_rewards_answers_leaning_against_the_truth():
+    """Ch. 4: truth 60 sick / 40 healthy, every model right for 60 patients. Answering "sick" 90
+    times (unlike the truth) gives kappa 0.048, 60 times (like the truth) 0.167, 30 times 0.259:
+    kappa rewards leaning the other way, not merely differing."""
+    kappas = {}
+    for sick_answers in (90, 70, 60, 50, 30):
+        tp = (20 + sick_answers) // 2  # tp + tn = 60 right answers, tp + fp = sick_answers
+        fp, fn = sick_answers - tp, 60 - tp
+        tn = 40 - fp
+        truth = np.repeat([1, 1, 0, 0], [tp, fn, fp, tn])
+        answers = np.repeat([1, 0, 1, 0], [tp, fn, fp, tn])
+        assert np.mean(truth == answers) == 0.6 and answers.sum() == sick_answers
+        kappas[sick_answers] = cohen_kappa_score(truth, answers)
+    assert kappas[90] == pytest.approx(0.048, abs=0.0005)
+    assert kappas[60] == pytest.approx(0.167, abs=0.0005)
+    assert kappas[30] == pytest.approx(0.259, abs=0.0005)
+    assert kappas[90] < kappas[70] < kappas[60] < kappas[50] < kappas[30]
+
+
 # --- chapter 5 and lab 5: error inspection -----------------------------------------------------------
 
 
