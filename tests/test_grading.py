@@ -415,11 +415,12 @@ def _checks_digest():
     return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(CHECKS.glob("*.py")))).hexdigest()
 
 
-def _graded(tmp_path_factory, lab, lang, misbehaving):
+def _graded(tmp_path_factory, lab, lang, misbehaving, layouts):
     dest = tmp_path_factory.mktemp(f"lab{lab}-{lang}")
     tamper = isolation() == "namespaces"  # the checks' source is read-only only in that sandbox
     before = _checks_digest()
-    expected = trial.write(trial.cases(lab, lang, misbehaving=misbehaving, tamper=tamper), dest, lab, lang)
+    chosen = trial.cases(lab, lang, misbehaving=misbehaving, layouts=layouts, tamper=tamper)
+    expected = trial.write(chosen, dest, lab, lang)
     out = dest / "out"
     log = []
     grade_folder(dest / "submissions", lab, lang, out=out, jobs=2, limits=TEST_LIMITS, progress=log.append)
@@ -436,16 +437,18 @@ def _graded(tmp_path_factory, lab, lang, misbehaving):
 
 
 @pytest.fixture(scope="module")
-def lab2_it(tmp_path_factory):
-    return _graded(tmp_path_factory, 2, "it", misbehaving=True)
+def grades(tmp_path_factory):
+    """Lab 2 in Italian, every shape (named "grades": tests/conftest.py starts its tests first)."""
+    return _graded(tmp_path_factory, 2, "it", misbehaving=True, layouts=True)
 
 
 @pytest.fixture(scope="module")
-def lab4_fi(tmp_path_factory):
-    return _graded(tmp_path_factory, 4, "fi", misbehaving=False)
+def grades_fi(tmp_path_factory):
+    """Lab 4 in Finnish: the cheats, the right answers' shapes, the files that are not notebooks."""
+    return _graded(tmp_path_factory, 4, "fi", misbehaving=False, layouts=False)
 
 
-@pytest.fixture(params=["lab2_it", "lab4_fi"])
+@pytest.fixture(params=["grades", "grades_fi"])
 def graded(request):
     return request.getfixturevalue(request.param)
 
@@ -468,7 +471,13 @@ def test_every_cheat_gets_no_point_for_its_wrong_answers(graded):
 
 @pytest.mark.slow
 def test_right_answers_in_every_shape_get_their_points(graded):
-    shapes = ["right.ipynb", "merged_and_direct.IPYNB", "odd_forms.ipynb", "late_answer_no_check.ipynb"]
+    shapes = [
+        "right.ipynb",
+        "merged_and_direct.ipynb",
+        "odd_forms.ipynb",
+        "late_answer_no_check.ipynb",
+        "final.IPYNB",
+    ]
     for file in shapes:
         row = graded["rows"][file]
         assert row["total"] == row["max_total"], (file, row)
@@ -492,38 +501,38 @@ def test_feedback_speaks_the_class_language_and_never_gives_an_answer_away(grade
 
 
 @pytest.mark.slow
-def test_a_renamed_answer_and_an_error_elsewhere_are_named(lab2_it):
-    row = lab2_it["rows"]["renamed_error_language.ipynb"]
+def test_a_renamed_answer_and_an_error_elsewhere_are_named(grades):
+    row = grades["rows"]["renamed_error_language.ipynb"]
     assert "renamed: my_answer" in row["precision_screening_detail"] and row["precision_screening"] == CORRECT
     assert row["tau_star"] == "renamed" and "renamed: result" in row["tau_star_detail"]
-    feedback = (lab2_it["out"] / "feedback" / "renamed-error-language.md").read_text(encoding="utf-8")
+    feedback = (grades["out"] / "feedback" / "renamed-error-language.md").read_text(encoding="utf-8")
     assert "`answer_tau_star`" in feedback and "`result`" in feedback
     assert "NameError" in row["reason"]
 
 
 @pytest.mark.slow
-def test_endless_and_dying_notebooks_are_stopped_and_their_later_answers_count(lab2_it):
-    endless = lab2_it["rows"]["endless.ipynb"]
+def test_endless_and_dying_notebooks_are_stopped_and_their_later_answers_count(grades):
+    endless = grades["rows"]["endless.ipynb"]
     assert endless["status"] == "time limit" and endless["total"] == endless["max_total"]
     assert (
         "s di calcolo" in endless["reason"] and "s di attesa" in endless["reason"]
     )  # the two limits, in Italian
-    dies = lab2_it["rows"]["dies.ipynb"]
+    dies = grades["rows"]["dies.ipynb"]
     assert dies["status"] == "kernel died" and dies["total"] == dies["max_total"]
     assert "Il kernel si è arrestato" in dies["reason"]
 
 
 @pytest.mark.slow
-def test_the_lms_files_name_the_students_of_moodle_and_canvas(lab2_it):
-    with open(lab2_it["out"] / "moodle-grades.csv", encoding="utf-8") as f:
+def test_the_lms_files_name_the_students_of_moodle_and_canvas(grades):
+    with open(grades["out"] / "moodle-grades.csv", encoding="utf-8") as f:
         moodle = {r["Full name"]: r for r in csv.DictReader(f)}
     assert (
         moodle["Anna Rossi"]["Identifier"] == "Participant 1234567" and moodle["Anna Rossi"]["Grade"] == "4"
     )
-    with open(lab2_it["out"] / "canvas-grades.csv", encoding="utf-8") as f:
+    with open(grades["out"] / "canvas-grades.csv", encoding="utf-8") as f:
         canvas = {r[0]: r for r in csv.reader(f)}
     assert canvas["verdicarla"][1] == "123456"
-    summary = (lab2_it["out"] / "summary.md").read_text(encoding="utf-8")
+    summary = (grades["out"] / "summary.md").read_text(encoding="utf-8")
     assert "__MACOSX/._lab.ipynb" in summary and "cheat_inputs.ipynb" in summary
 
 

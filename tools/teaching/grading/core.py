@@ -45,7 +45,7 @@ import nbformat
 
 from tools.project import ROOT, first_cell, languages
 
-from .kernel import Kernel, Limits, Outcome, isolation, kernel_command, kernel_env
+from .kernel import Kernel, Limits, Outcome, isolation, kernel_command, kernel_env, protect_grader
 
 LABS = (1, 2, 3, 4, 5)
 MAX_RESTARTS = 2
@@ -299,6 +299,7 @@ class Run:
     outcomes: dict[int, str] = field(default_factory=dict)  # cell position -> last status
     cpu: float = 0.0
     wall: float = 0.0
+    heaviest: float = 0.0  # the CPU seconds of the cell that used most
     restarts: int = 0
     stopped: str = ""  # "time limit" or "kernel died" when cells were left unrun
     error: str = ""  # the grader could not run the notebook at all
@@ -377,6 +378,7 @@ def run_cells(
                         run.counts[cell.position] = outcome.count
                     run.requests[outcome.request] = cell.position
                     run.outcomes[cell.position] = outcome.status
+                    run.heaviest = max(run.heaviest, outcome.cpu)
                     report = _report(outcome)
                     if report is not None:
                         run.report = report
@@ -455,6 +457,7 @@ class LabReference:
     exercises: dict[str, ExerciseReference]
     wall: float  # the answer key's run: the time of running the lab once
     cpu: float
+    heaviest: float = 0.0  # CPU seconds of its heaviest cell
 
 
 @lru_cache(maxsize=16)
@@ -511,7 +514,7 @@ def lab_reference(lab: int, lang: str, limits: Limits | None = None) -> LabRefer
                 f"the answer key of lab {lab} ({lang}) fails its own check {ex['name']}: {verdict}"
             )
         out[ex["name"]] = reference
-    return LabReference(lab, lang, out, run.wall, run.cpu)
+    return LabReference(lab, lang, out, run.wall, run.cpu, run.heaviest)
 
 
 def answer_key_values(lab: int, lang: str = "en") -> dict:
@@ -911,6 +914,7 @@ def grade_folder(
 
     lab = int(lab)
     lab_source(lab, lang)  # a clear error for an unknown lab or language, before any work
+    protect_grader()
     submissions = Path(submissions)
     out = Path(out) if out else default_out(submissions)
     limits = limits or Limits()
@@ -956,7 +960,8 @@ def grade_folder(
     )
     progress(
         f"wrote {path}, the summary, the LMS files and feedback/ in {out} "
-        f"({wall:.0f} s; the answer key ran in {reference.wall:.0f} s)"
+        f"({wall:.0f} s; the answer key ran in {reference.wall:.0f} s, {reference.cpu:.0f} s of CPU, "
+        f"its heaviest cell {reference.heaviest:.1f} s)"
     )
     return path
 

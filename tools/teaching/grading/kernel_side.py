@@ -217,11 +217,28 @@ def _unavailable(*args, **kwargs):
     raise RuntimeError("the checks' internals are not available while grading")
 
 
+def _no_network():
+    """Refuse connections to other hosts (the sandbox has no network anyway where it can)."""
+    import socket
+
+    local = ("127.0.0.1", "::1", "localhost")
+    connect = socket.socket.connect
+
+    def guarded(self, address, *args):
+        host = address[0] if isinstance(address, tuple) else address
+        if isinstance(host, str) and self.family in (socket.AF_INET, socket.AF_INET6) and host not in local:
+            raise OSError("network access is disabled while grading")
+        return connect(self, address, *args)
+
+    socket.socket.connect = guarded
+
+
 def install(mode, labs):
     """Set the kernel up: ``labs`` maps a lab number to its exercises' names."""
     _STATE["mode"] = mode
     _STATE["labs"] = {int(k): list(v) for k, v in labs.items()}
     _set_non_dumpable()
+    _no_network()
     if mode == "reference":
         from beyond_accuracy.checks._engine import exercises_of
 

@@ -106,8 +106,8 @@ def detail(v) -> str:
         parts.append(f"as an answer: {v.would}")
     if v.inputs_differed:
         parts.append("inputs differed")
-    if v.status not in (CORRECT, NOT_ATTEMPTED, MISSING) and not parts and v.source:
-        parts.append(f"from the {v.source}")
+    if v.source == "variable" and v.status != NOT_ATTEMPTED:
+        parts.append("no check call: the variable was graded")
     return "; ".join(parts)
 
 

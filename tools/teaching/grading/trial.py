@@ -207,8 +207,11 @@ def _text(nb) -> bytes:
 # The cases
 
 
-def cases(lab: int, lang: str, misbehaving: bool = True, tamper: bool = False) -> list[Case]:
-    """Every shape, for one lab in one language. ``tamper``: the file-writing cheat also tries to
+def cases(
+    lab: int, lang: str, misbehaving: bool = True, layouts: bool = True, tamper: bool = False
+) -> list[Case]:
+    """Every shape, for one lab in one language; without ``misbehaving`` notebooks (loops, dead
+    kernels) or the LMS ``layouts``, if asked. ``tamper``: the file-writing cheat also tries to
     append a comment to the checks' source (only where the sandbox mounts it read-only)."""
     f = Filler(lab, lang)
     names = f.names
@@ -220,7 +223,13 @@ def cases(lab: int, lang: str, misbehaving: bool = True, tamper: bool = False) -
         out.append(Case(file, expect or {}, content=content, **kw))
 
     # --- right answers, and their other shapes ---------------------------------------------------
-    add("right.ipynb", _text(f.right()), flags=("duplicate",), shape="the answer key's solutions")
+    # (Anna Rossi's Moodle folder, first in path order, holds the same notebook)
+    add(
+        "right.ipynb",
+        _text(f.right()),
+        flags=("duplicate",) if layouts else (),
+        shape="the answer key's solutions",
+    )
     nb = f.blank()
     for i, name in enumerate(names):
         work, value = _split(f.solutions[name], f.var[name])
@@ -231,10 +240,12 @@ def cases(lab: int, lang: str, misbehaving: bool = True, tamper: bool = False) -
             nb.cells.pop(f.answer_cell(nb, name))
         else:  # the value passed straight to the check, the placeholder left as it was
             nb.cells[f.check_cell(nb, name)].source = f"{work}\n{f.call(name, value)}".strip()
+    add("merged_and_direct.ipynb", _text(nb), shape="answer and check in one cell; value passed to the check")
     add(
-        "merged_and_direct.IPYNB",
-        _text(nb),
-        shape="answer and check in one cell; value passed to the check; .IPYNB",
+        "final.IPYNB",
+        _text(f.right()),
+        flags=("duplicate",),
+        shape="an upper-case extension (right.ipynb's code)",
     )
     nb = f.blank()
     forms = [
@@ -357,10 +368,8 @@ def cases(lab: int, lang: str, misbehaving: bool = True, tamper: bool = False) -
     )
     nb = f.wrong()
     edited = EDITED_INPUTS.get(lab, {})
-    for name, (edit, answer) in edited.items():
-        index = f.check_cell(nb, name)
-        nb.cells[index].source = f"{edit}\n{nb.cells[index].source}"
-        f.set_answer(nb, name, f"{f.var[name]} = {answer}")
+    for name, (edit, answer) in edited.items():  # in the answer's cell, before the check
+        f.set_answer(nb, name, f"{edit}\n{f.var[name]} = {answer}")
     add(
         "cheat_inputs.ipynb",
         _text(nb),
@@ -486,37 +495,39 @@ def cases(lab: int, lang: str, misbehaving: bool = True, tamper: bool = False) -
     with zipfile.ZipFile(zipped, "w") as z:
         z.writestr("lab.ipynb", _text(f.right()).decode())
     add("handed_in.zip", zipped.getvalue(), default="missing", row="not a notebook", shape="a zip")
-    add(
-        "Anna Rossi_1234567_assignsubmission_file/lab.ipynb",
-        _text(f.right()),
-        student="Anna Rossi",
-        student_id="1234567",
-        shape="Moodle's folder per student (the same notebook as right.ipynb)",
-    )
-    add(
-        "Bruno Bianchi_7654321_assignsubmission_file_lab.ipynb",
-        _text(f.wrong()),
-        default=NOT_YET,
-        student="Bruno Bianchi",
-        student_id="7654321",
-        shape="Moodle's download without folders",
-    )
-    add(
-        "verdicarla_LATE_123456_7890123_lab.ipynb",
-        _text(f.right(names=names[:1])),
-        dict.fromkeys(names[1:], NOT_ATTEMPTED),
-        student="verdicarla",
-        student_id="123456",
-        shape="Canvas's download, late",
-    )
-    add(
-        "dario.neri/my lab.ipynb",
-        _text(f.blank()),
-        default=NOT_ATTEMPTED,
-        row=NOT_ATTEMPTED,
-        student="dario.neri",
-        shape="a folder per student",
-    )
+    if layouts:
+        add(
+            "Anna Rossi_1234567_assignsubmission_file/lab.ipynb",
+            _text(f.right()),
+            student="Anna Rossi",
+            student_id="1234567",
+            shape="Moodle's folder per student (the same notebook as right.ipynb)",
+        )
+        add(
+            "Bruno Bianchi_7654321_assignsubmission_file_lab.ipynb",
+            _text(f.wrong(f.right(names=names[:1]), names=names[1:])),
+            {names[0]: CORRECT},
+            default=NOT_YET,
+            student="Bruno Bianchi",
+            student_id="7654321",
+            shape="Moodle's download without folders",
+        )
+        add(
+            "verdicarla_LATE_123456_7890123_lab.ipynb",
+            _text(f.right(names=names[:1])),
+            dict.fromkeys(names[1:], NOT_ATTEMPTED),
+            student="verdicarla",
+            student_id="123456",
+            shape="Canvas's download, late",
+        )
+        add(
+            "dario.neri/my lab.ipynb",
+            _text(f.blank()),
+            default=NOT_ATTEMPTED,
+            row=NOT_ATTEMPTED,
+            student="dario.neri",
+            shape="a folder per student",
+        )
     return out
 
 
@@ -556,7 +567,7 @@ def class_of(lab: int, lang: str, n: int) -> list[Case]:
         )
         if kind == 1:
             f.insert_after(nb, f.first_code(nb), "print(undefined_name)")
-        nb.cells.append(nbformat.v4.new_markdown_cell(f"student {i + 1}"))  # every file different
+        nb.cells.append(nbformat.v4.new_code_cell(f"student = {i + 1}"))  # every notebook's code different
         out.append(Case(f"student_{i + 1:02d}.ipynb", {}, content=_text(nb)))
     return out
 
