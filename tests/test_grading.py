@@ -476,7 +476,7 @@ def test_right_answers_in_every_shape_get_their_points(graded):
         "merged_and_direct.ipynb",
         "odd_forms.ipynb",
         "late_answer_no_check.ipynb",
-        "final.IPYNB",
+        "right_copy.IPYNB",
     ]
     for file in shapes:
         row = graded["rows"][file]
@@ -554,3 +554,16 @@ def test_the_trial_class_is_built_from_the_student_notebook(tmp_path):
     }
     with zipfile.ZipFile(io.BytesIO((dest / "submissions" / "handed_in.zip").read_bytes())) as z:
         assert z.namelist() == ["lab.ipynb"]
+
+
+@pytest.mark.slow
+def test_without_a_sandbox_the_judgement_still_happens_outside_the_kernel(grades, tmp_path):
+    """Where `unshare` is not allowed (some containers, Ubuntu's restricted user namespaces) the
+    kernel runs unsandboxed: a patched engine, print or json still give nothing. (Not the cheat that
+    writes files: unsandboxed, it could write the course's own files.)"""
+    from tools.teaching.grading.core import Sandbox, grade_file
+
+    folder = grades["out"].parent / "submissions"
+    for name, points in (("cheat_engine.ipynb", 0), ("cheat_print_json.ipynb", 0), ("right.ipynb", 4)):
+        row = grade_file(folder / name, 2, "it", limits=TEST_LIMITS, sandbox=Sandbox(level="none"))
+        assert (row.status, row.total) == ("graded", points), (name, row)

@@ -297,7 +297,8 @@ class Run:
     counts: dict[int, int] = field(default_factory=dict)  # cell position -> execution count
     requests: dict[str, int] = field(default_factory=dict)  # execute request id -> cell position
     outcomes: dict[int, str] = field(default_factory=dict)  # cell position -> last status
-    cpu: float = 0.0
+    cpu: float = 0.0  # CPU seconds of the cells (what the limits count)
+    kernel_cpu: float = 0.0  # CPU seconds of every kernel process, start-up included
     wall: float = 0.0
     heaviest: float = 0.0  # the CPU seconds of the cell that used most
     restarts: int = 0
@@ -345,7 +346,9 @@ def run_cells(
         work.mkdir()
         attempt = 0
         while True:
-            kernel = Kernel(work, Path(runtime) / f"attempt-{attempt}", limits, sandbox.prefix(), env)
+            # a new folder of a random name for each kernel, made just before it starts
+            folder = Path(tempfile.mkdtemp(prefix="k-", dir=runtime))
+            kernel = Kernel(work, folder, limits, sandbox.prefix(), env)
             try:
                 kernel.start()
             except RuntimeError as error:
@@ -407,6 +410,7 @@ def run_cells(
             finally:
                 run.cpu += kernel.cpu_used
                 kernel.kill()
+                run.kernel_cpu += kernel.total_cpu
             run.events = [e for e in run.events if e.kind in (TIME_LIMIT, KERNEL_DIED)] + events
             if not restart:
                 break
@@ -514,7 +518,7 @@ def lab_reference(lab: int, lang: str, limits: Limits | None = None) -> LabRefer
                 f"the answer key of lab {lab} ({lang}) fails its own check {ex['name']}: {verdict}"
             )
         out[ex["name"]] = reference
-    return LabReference(lab, lang, out, run.wall, run.cpu, run.heaviest)
+    return LabReference(lab, lang, out, run.wall, run.kernel_cpu, run.heaviest)
 
 
 def answer_key_values(lab: int, lang: str = "en") -> dict:
@@ -872,7 +876,7 @@ def grade_file(
     row.suspicious = the_plan.suspicious
     row.code_hash = the_plan.code_hash
     row.events, row.restarts = run.events, run.restarts
-    row.wall, row.cpu = (0.0, 0.0) if shared else (run.wall, run.cpu)
+    row.wall, row.cpu = (0.0, 0.0) if shared else (run.wall, run.kernel_cpu)
     if run.error:
         row.status, row.detail = COULD_NOT_RUN, run.error
         return _empty_verdicts(row, exercises, definitions)
@@ -928,7 +932,7 @@ def grade_folder(
         f"grading lab {lab} ({lang}): {total} file(s) in {submissions}, {max(1, jobs)} at a time, "
         f"sandbox: {sandbox.name}"
     )
-    start = time.monotonic()
+    start, own_cpu = time.monotonic(), _own_cpu()
     done = [0]
     cache = RunCache()
 
@@ -945,6 +949,7 @@ def grade_folder(
         reference = reference_future.result()
     mark_duplicates(rows)
     wall = time.monotonic() - start
+    grader_cpu = _own_cpu() - own_cpu
     path = reporting.write_all(
         rows,
         lab,
@@ -958,12 +963,30 @@ def grade_folder(
         limits=limits,
         lms_title=lms_title,
     )
+    timing = {
+        "files": len(rows),
+        "jobs": max(1, jobs),
+        "wall": round(wall, 2),
+        "kernels_cpu": round(sum(r.cpu for r in rows), 2),
+        "grader_cpu": round(grader_cpu, 2),
+        "answer_key": {"wall": round(reference.wall, 2), "cpu": round(reference.cpu, 2)},
+        "sandbox": sandbox.name,
+    }
+    (out / "timing.json").write_text(json.dumps(timing, indent=1) + "\n", encoding="utf-8")
     progress(
         f"wrote {path}, the summary, the LMS files and feedback/ in {out} "
         f"({wall:.0f} s; the answer key ran in {reference.wall:.0f} s, {reference.cpu:.0f} s of CPU, "
         f"its heaviest cell {reference.heaviest:.1f} s)"
     )
     return path
+
+
+def _own_cpu() -> float:
+    """CPU seconds of this process (every thread)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def default_out(submissions: Path) -> Path:

@@ -155,6 +155,7 @@ class Kernel:
         self.proc: subprocess.Popen | None = None
         self.client: BlockingKernelClient | None = None
         self.cpu_used = 0.0  # CPU seconds of every cell executed in this kernel
+        self.total_cpu = 0.0  # CPU seconds of the kernel's processes, start-up included (at kill)
 
     # -- life -------------------------------------------------------------------------------------
     def start(self) -> None:
@@ -215,6 +216,8 @@ class Kernel:
         return self.proc is not None and self.proc.poll() is None
 
     def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.total_cpu = max(self.total_cpu, self.cpu())
         if self.client is not None:
             with contextlib.suppress(Exception):
                 self.client.stop_channels()
@@ -304,6 +307,7 @@ class Kernel:
                     msg_id,
                 )
             if not self.alive():
+                self.total_cpu = max(self.total_cpu, last_cpu)
                 self.cpu_used += max(0.0, last_cpu - start_cpu)
                 return Outcome("kernel died", cpu=max(0.0, last_cpu - start_cpu), why=why, request=msg_id)
             if cpu - last_cpu > 0.02:

@@ -16,6 +16,8 @@ In the output folder (``<submissions>-grades/`` unless ``OUT`` says otherwise):
   one row per student, joined to the roster when one is given.
 - ``feedback/<student>.md`` and ``.html``: each student's points and, per exercise, the check's
   own feedback in the class's language, or why there was no answer.
+- ``timing.json``: the grading's wall time, the CPU seconds of the kernels (the answer key's run
+  included) and of the grader, the answer key's own run, the sandbox used.
 """
 
 from __future__ import annotations
@@ -175,11 +177,10 @@ def row_notes(row: Row, lab: int, lang: str, limits=None) -> list[str]:
         notes.append(term("grade_errors_elsewhere", lang).format(cells=cells))
     cpu = limits.cell_cpu if limits else 0.0
     idle = limits.idle if limits else 0.0
+    total = limits.total_cpu if limits else 0.0
     for e in row.events:
         if e.kind == TIME_LIMIT and e.count not in about:
-            notes.append(
-                "⏱️ " + _time_text(e.why, e.count, lang, limits.total_cpu if e.why == "total" else cpu, idle)
-            )
+            notes.append("⏱️ " + _time_text(e.why, e.count, lang, total if e.why == "total" else cpu, idle))
         elif e.kind == KERNEL_DIED:
             notes.append(
                 "⚠️ "
@@ -512,7 +513,7 @@ def _md_table(header, rows) -> list[str]:
 
 def _summary_markdown(m: dict) -> str:
     lines = [f"# {m['title']}", ""]
-    lines += _md_table(["", ""], m["overview"]) + [""]
+    lines += [f"- {label}: {value}" for label, value in m["overview"]] + [""]
     lines += _md_table(m["exercise_header"], m["exercises"]) + [""]
     lines += [f"## {m['statuses_title']}", ""] + _md_table(m["status_header"], m["by_status"]) + [""]
     for key in ("look", "missing", "skipped"):
@@ -529,7 +530,8 @@ def _html_table(header, rows) -> str:
 
 
 def _summary_html(m: dict, lang: str) -> str:
-    parts = [f"<h1>{_inline(m['title'])}</h1>", _html_table(["", ""], m["overview"])]
+    overview = "".join(f"<li>{_inline(label)}: {_inline(value)}</li>" for label, value in m["overview"])
+    parts = [f"<h1>{_inline(m['title'])}</h1>", f"<ul>{overview}</ul>"]
     parts.append(_html_table(m["exercise_header"], m["exercises"]))
     parts.append(f"<h2>{_inline(m['statuses_title'])}</h2>" + _html_table(m["status_header"], m["by_status"]))
     for key in ("look", "missing", "skipped"):

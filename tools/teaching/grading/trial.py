@@ -242,7 +242,7 @@ def cases(
             nb.cells[f.check_cell(nb, name)].source = f"{work}\n{f.call(name, value)}".strip()
     add("merged_and_direct.ipynb", _text(nb), shape="answer and check in one cell; value passed to the check")
     add(
-        "final.IPYNB",
+        "right_copy.IPYNB",
         _text(f.right()),
         flags=("duplicate",),
         shape="an upper-case extension (right.ipynb's code)",
