@@ -56,8 +56,9 @@ translations: $(STAMP)     ## translated pages behind English: CHECK=1 fails on 
 	$(PY) -m tools.language.translations $(if $(CHECK),--check) $(if $(RECORD),--record $(PAGES)) $(TR_LANG)
 
 # `make typography` applies the typographic rules of each language to the prose of the chapter and
-# lab sources (tools/language/typography.py); CHECK=1 changes nothing and exits 1 if a source needs changes.
-typography: $(STAMP)       ## per-language typography of the sources' prose: CHECK=1 fails if any needs it
+# lab sources and to every string of the catalogue, src/beyond_accuracy/data/strings/
+# (tools/language/typography.py); CHECK=1 changes nothing and exits 1 if anything needs changes.
+typography: $(STAMP)       ## per-language typography of the pages' prose and the catalogue: CHECK=1 fails if any needs it
 	$(PY) -m tools.language.typography $(if $(CHECK),--check)
 
 colab: $(STAMP)            ## Colab-like run of every lab (needs the package index; ARGS=--chapters for chapters too)

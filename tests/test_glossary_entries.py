@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tools.project import ROOT, languages
+from beyond_accuracy.language import definition, terms_table
+from tools.project import languages
 
 LANGS = languages()
 # key: a phrase the headword of each language contains (the term its chapters and labs use)
@@ -62,21 +63,13 @@ SENT_TO = {
 }
 
 
-def _rows(name: str) -> dict[str, dict[str, str]]:
-    import csv
-
-    path = ROOT / "src" / "beyond_accuracy" / "data" / name
-    with path.open(encoding="utf-8", newline="") as fh:
-        return {row["key"]: row for row in csv.DictReader(fh)}
-
-
 @pytest.mark.parametrize("key", sorted(SENT_TO))
 def test_term_has_a_glossary_entry_in_every_language(key):
-    terms, definitions = _rows("terms.csv"), _rows("definitions.csv")
-    assert terms[key]["kind"] == "term"
+    terms = terms_table()
+    assert terms.loc[key, "kind"] == "term"
     for lang in LANGS:
-        assert SENT_TO[key][lang] in terms[key][lang], (key, lang, terms[key][lang])
-        assert len(definitions[key][lang]) > 80, (key, lang)
+        assert SENT_TO[key][lang] in terms.loc[key, lang], (key, lang, terms.loc[key, lang])
+        assert len(definition(key, lang)) > 80, (key, lang)
 
 
 @pytest.mark.parametrize("lang", LANGS)

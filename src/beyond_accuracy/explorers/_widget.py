@@ -107,9 +107,31 @@ def _clean(x: float):
     return 0.0 if x == 0 else x
 
 
+# The explorers name a metric with a short label of their own (ex_* rows of the catalogue's
+# terms.csv), not with the glossary's headword, which carries a gloss ("recall (sensibilità)",
+# "F1-luku (F1 score)"): {the key a module reads: the catalogue key of its text}.
+SHORT_LABELS = {
+    "precision": "ex_precision",
+    "recall": "ex_recall",
+    "f1": "ex_f1",
+    "f2_score": "ex_f2",
+    "mcc": "ex_mcc",
+    "sensitivity": "ex_sensitivity",
+    "specificity": "ex_specificity",
+    "prevalence": "ex_prevalence",
+    "ppv": "ex_ppv",
+    "npv": "ex_npv",
+    "accuracy": "ex_accuracy",
+    "weighted_kappa": "ex_qwk",
+    "brier_score": "ex_brier",
+    "reliability_diagram": "ex_reliability_diagram",
+}
+
+
 def labels(keys, lang: str) -> dict[str, str]:
-    """{key: term(key, lang)} for the label keys a module uses."""
-    return {key: term(key, lang) for key in keys}
+    """{key: its text in ``lang``} for the label keys a module uses (a metric's short label,
+    :data:`SHORT_LABELS`, where it has one)."""
+    return {key: term(SHORT_LABELS.get(key, key), lang) for key in keys}
 
 
 def number_style(lang: str) -> dict:

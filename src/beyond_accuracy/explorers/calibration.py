@@ -14,7 +14,7 @@ from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
 from .. import _validation as v
 from ..language import fmt, get_language, term
 from ..metrics import MAX_BINS, expected_calibration_error
-from ._widget import BrowserWidget, rounded_keeping_sides
+from ._widget import BrowserWidget, labels, rounded_keeping_sides
 
 # the names of the lab's models and calibrators, shown in the page's language
 _SHOWN = {
@@ -150,7 +150,7 @@ class CalibrationExplorer(BrowserWidget):
             "threshold": self.threshold,
             # every localised word is a label: the menus' names too ("name:<key>")
             "labels": {
-                **{key: term(key, lang) for key in _LABELS},
+                **labels(_LABELS, lang),
                 **{f"name:{k}": _shown(k, lang) for k in self.models + self.calibrators},
             },
         }

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import _validation as v
 from ..language import fmt, get_language, term
 from ..metrics import _ranking, hunt_curve
-from ._widget import BrowserWidget
+from ._widget import BrowserWidget, labels
 
 _LABELS = (
     "examples_reviewed",
@@ -52,7 +52,7 @@ class ReviewBudgetExplorer(BrowserWidget):
             "ranked": "".join("1" if e else "0" for e in self.ranked),
             "k": self.k,
             "max_k": self.max_k,
-            "labels": {key: term(key, lang) for key in _LABELS},
+            "labels": labels(_LABELS, lang),
         }
 
     def text_summary(self) -> str:
