@@ -932,6 +932,12 @@ def grade_folder(
         f"grading lab {lab} ({lang}): {total} file(s) in {submissions}, {max(1, jobs)} at a time, "
         f"sandbox: {sandbox.name}"
     )
+    if sandbox.name != "namespaces":
+        progress(
+            "warning: this system does not allow `unshare -rm` (user and mount namespaces): the "
+            "submissions' code can write your files (the grades are still judged outside it); "
+            "grade in a container or a throwaway account"
+        )
     start, own_cpu = time.monotonic(), _own_cpu()
     done = [0]
     cache = RunCache()

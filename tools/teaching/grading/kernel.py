@@ -139,6 +139,8 @@ def kernel_env(extra: dict | None = None) -> dict:
         MKL_NUM_THREADS="1",
         MPLBACKEND="Agg",
         PYTHONDONTWRITEBYTECODE="1",
+        PIP_NO_INDEX="1",  # a `%pip install` in a submission installs nothing
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
         PYDEVD_DISABLE_FILE_VALIDATION="1",
     )
     env.update(extra or {})
