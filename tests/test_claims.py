@@ -235,6 +235,198 @@ def test_lab1_knn_log_loss_is_worse_than_the_prior_baseline():
     assert fbeta_score(y_val, p_knn >= 0.5, beta=2) > 0.8  # and yet its decisions are decent
 
 
+def lab1_three_way():
+    """The lab's 60/20/20 split: (X_train, X_val, X_test, y_train, y_val, y_test)."""
+    X, y = load_biopsies()
+    X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
+    X_val, X_test, y_val, y_test = train_test_split(
+        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=0
+    )
+    return X_train, X_val, X_test, y_train, y_val, y_test
+
+
+def lab1_sweep():
+    return np.round(np.linspace(0.10, 0.90, 17), 2)
+
+
+def counts_at(y, proba, threshold):
+    y, flagged = np.asarray(y), np.asarray(proba) >= threshold
+    return int((flagged & (y == 1)).sum()), int((flagged & (y == 0)).sum())
+
+
+def test_lab1_real_models_beat_both_baselines_on_every_column_but_the_constants_specificity():
+    """Lab 1, step 6: on the validation set the logistic regression and 5-NN beat the
+    most_frequent and stratified baselines on every scoreboard column except specificity, where
+    the constant, which flags nothing, scores 1."""
+    from sklearn.dummy import DummyClassifier
+    from sklearn.metrics import (
+        accuracy_score,
+        balanced_accuracy_score,
+        f1_score,
+        matthews_corrcoef,
+        precision_score,
+        recall_score,
+    )
+
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+
+    def board(pred):
+        return {
+            "accuracy": accuracy_score(y_val, pred),
+            "precision": precision_score(y_val, pred, zero_division=0),
+            "recall": recall_score(y_val, pred),
+            "specificity": recall_score(y_val, pred, pos_label=0),
+            "f1": f1_score(y_val, pred),
+            "balanced_accuracy": balanced_accuracy_score(y_val, pred),
+            "mcc": matthews_corrcoef(y_val, pred),
+        }
+
+    fit = lambda model: model.fit(X_train, y_train).predict(X_val)  # noqa: E731
+    real = [fit(make_pipeline(StandardScaler(), m)) for m in (LogisticRegression(), KNeighborsClassifier(5))]
+    constant = board(fit(DummyClassifier(strategy="most_frequent")))
+    stratified = board(fit(DummyClassifier(strategy="stratified", random_state=0)))
+    assert constant["specificity"] == 1
+    for pred in real:
+        scores = board(pred)
+        for column, value in scores.items():
+            assert value > stratified[column], column
+            assert (value > constant[column]) == (column != "specificity"), column
+
+
+def test_lab1_threshold_030_adds_only_false_alarms_and_070_removes_every_one():
+    """Lab 1, step 7: lowering the logistic regression's threshold from 0.5 to 0.3 finds no more
+    tumours and raises more false alarms (TP 39 and 39, FP 1 and 4); at 0.7 no false alarm is
+    left and fewer tumours are found (37)."""
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    proba = (
+        make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+    )
+    (tp3, fp3), (tp5, fp5), (tp7, fp7) = (counts_at(y_val, proba, t) for t in (0.3, 0.5, 0.7))
+    assert tp3 == tp5 and fp3 > fp5
+    assert fp7 == 0 and tp7 < tp5
+    assert (tp3, fp3, tp5, fp5, tp7, fp7) == (39, 4, 39, 1, 37, 0)
+
+
+def test_lab1_logistic_regression_has_the_larger_roc_auc_and_average_precision():
+    """Lab 1, step 8: the logistic regression beats 5-NN on both areas (ROC AUC 0.988 vs 0.947,
+    average precision 0.984 vs 0.939), which is why it is carried to the test."""
+    from sklearn.metrics import average_precision_score
+
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    lr, knn = (
+        make_pipeline(StandardScaler(), m).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+        for m in (LogisticRegression(), KNeighborsClassifier(5))
+    )
+    assert roc_auc_score(y_val, lr) > roc_auc_score(y_val, knn)
+    assert average_precision_score(y_val, lr) > average_precision_score(y_val, knn)
+
+
+def lab1_cv_sweep():
+    import pandas as pd
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    X_dev, y_dev = pd.concat([X_train, X_val]), pd.concat([y_train, y_val])
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    recipe = make_pipeline(StandardScaler(), LogisticRegression())
+    proba = cross_val_predict(recipe, X_dev, y_dev, cv=folds, method="predict_proba")[:, 1]
+    return threshold_table(y_dev, proba, lab1_sweep(), betas=(2,))
+
+
+def test_lab1_cross_validation_picks_the_validation_f2_threshold_on_a_flat_curve():
+    """Lab 1, step 9: the out-of-fold F2 sweep picks 0.20, the threshold the validation set picked in
+    step 7; every threshold from 0.10 to 0.40 is within 0.01 of it, and 0.20 differs from 0.25 by
+    one TP and one FP."""
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    proba = (
+        make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+    )
+    validation = threshold_table(y_val, proba, lab1_sweep(), betas=(2,))
+    cv = lab1_cv_sweep()
+    best_val = validation.loc[validation["f2"].idxmax(), "threshold"]
+    best = cv.loc[cv["f2"].idxmax()]
+    assert best["threshold"] == best_val == 0.20
+    near = cv.loc[cv["f2"] >= best["f2"] - 0.01, "threshold"]
+    assert (near.min(), near.max()) == (0.10, 0.40) and len(near) == 7  # contiguous: 0.10, ..., 0.40
+    neighbour = cv.loc[cv["threshold"] == 0.25].iloc[0]
+    assert (best["tp"] - neighbour["tp"], best["fp"] - neighbour["fp"]) == (1, 1)
+
+
+def lab1_test_decisions():
+    import pandas as pd
+
+    X_train, X_val, X_test, y_train, y_val, y_test = lab1_three_way()
+    model = make_pipeline(StandardScaler(), LogisticRegression())
+    proba = model.fit(pd.concat([X_train, X_val]), pd.concat([y_train, y_val])).predict_proba(X_test)[:, 1]
+    return y_test.to_numpy(), (proba >= 0.5).astype(int), (proba >= 0.20).astype(int)
+
+
+def test_lab1_on_the_test_set_05_wins_accuracy_precision_f1_and_the_chosen_threshold_recall_f2():
+    """Lab 1, step 9: on the test set the threshold 0.5 has the higher accuracy, precision and F1;
+    the chosen threshold (0.20) the higher recall and F2."""
+    from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
+
+    y, at_05, chosen = lab1_test_decisions()
+    for metric in (accuracy_score, precision_score, f1_score):
+        assert metric(y, at_05) > metric(y, chosen), metric.__name__
+    assert recall_score(y, chosen) > recall_score(y, at_05)
+    assert fbeta_score(y, chosen, beta=2) > fbeta_score(y, at_05, beta=2)
+
+
+def test_lab1_two_recalls_on_the_same_tumours_differ_by_two_tumours_mcnemar_p_one_half():
+    """Lab 1, step 9: the Wilson intervals of the two test recalls overlap widely, those of the two
+    precisions a little; the thresholds disagree on 2 tumours, all found only by the lower one, and
+    the exact McNemar test gives p = 0.5."""
+    from scipy.stats import binomtest
+    from statsmodels.stats.contingency_tables import mcnemar
+    from statsmodels.stats.proportion import proportion_confint
+
+    y, at_05, chosen = lab1_test_decisions()
+    tumours = y == 1
+
+    def interval(pred, among):
+        return proportion_confint(int(pred[among & (pred == y)].sum()), int(among.sum()), method="wilson")
+
+    rec_05, rec_chosen = interval(at_05, tumours), interval(chosen, tumours)
+    prec_05, prec_chosen = interval(at_05, at_05 == 1), interval(chosen, chosen == 1)
+    recall_overlap = min(rec_05[1], rec_chosen[1]) - max(rec_05[0], rec_chosen[0])
+    precision_overlap = min(prec_05[1], prec_chosen[1]) - max(prec_05[0], prec_chosen[0])
+    assert recall_overlap > 0.05 and 0 < precision_overlap < 0.05
+    only_chosen = int((chosen[tumours] & ~at_05[tumours].astype(bool)).sum())
+    only_05 = int((at_05[tumours] & ~chosen[tumours].astype(bool)).sum())
+    assert (only_chosen, only_05) == (2, 0)
+    both = int((at_05[tumours] & chosen[tumours]).sum())
+    neither = int(tumours.sum()) - both - only_chosen - only_05
+    table = [[neither, only_chosen], [only_05, both]]  # rows: at 0.5, columns: at the chosen threshold
+    assert mcnemar(table, exact=True).pvalue == pytest.approx(0.5)
+    assert binomtest(only_chosen, only_chosen + only_05).pvalue == pytest.approx(0.5)
+
+
+def test_lab1_digit_averages_barely_differ_and_weighted_f1_stays_without_the_hardest_digit():
+    """Lab 1, step 10: on the digits the macro, weighted and micro F1 agree within 0.001; with 90% of
+    the hardest digit's images removed, macro-F1 falls by more than 0.03, weighted-F1 moves by less
+    than 0.001, and that digit's precision collapses (below half its former value)."""
+    from sklearn.datasets import load_digits
+    from sklearn.metrics import f1_score, precision_score
+
+    X, y = load_digits(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    pred = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_tr, y_tr).predict(X_te)
+    averages = ("macro", "weighted", "micro")
+    before = {a: f1_score(y_te, pred, average=a) for a in averages}
+    assert max(before.values()) - min(before.values()) < 0.001
+    hardest = int(np.argmin(f1_score(y_te, pred, average=None)))
+    rows = np.flatnonzero(y_te == hardest)
+    dropped = np.random.default_rng(0).choice(rows, size=round(0.9 * len(rows)), replace=False)
+    kept = np.setdiff1d(np.arange(len(y_te)), dropped)
+    after = {a: f1_score(y_te[kept], pred[kept], average=a) for a in averages}
+    assert before["macro"] - after["macro"] > 0.03
+    assert abs(after["weighted"] - before["weighted"]) < 0.001
+    precision = (precision_score(y_te, pred, average=None)[hardest],
+                 precision_score(y_te[kept], pred[kept], average=None)[hardest])  # fmt: skip
+    assert precision[1] < precision[0] / 2
+
+
 # --- chapter 2: class weights, repetition, label shift ---------------------------------------------
 
 
