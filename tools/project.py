@@ -95,7 +95,9 @@ def _terms_csv() -> dict[str, dict[str, str]]:
     is installed, such as the Colab-like run in Colab's image, need its texts too)."""
     import csv
 
-    with (ROOT / "src" / "beyond_accuracy" / "data" / "strings" / "terms.csv").open(encoding="utf-8", newline="") as f:
+    with (ROOT / "src" / "beyond_accuracy" / "data" / "strings" / "terms.csv").open(
+        encoding="utf-8", newline=""
+    ) as f:
         return {row["key"]: row for row in csv.DictReader(f)}
 
 
