@@ -9,10 +9,13 @@
   threshold_table vs roc_curve on 10^6 rows with every distinct score as a threshold (time and
   peak memory, as ratios),
 - the figure renderer: every figure script in every language (tools.book.figures),
-- the whole test suite (`make test`): its wall time and the CPU seconds of all its processes.
+- the whole test suite (`make test`): its wall time and the CPU seconds of all its processes,
+- page weight: the bytes and requests of every chapter and lab page of every language and of the
+  reader's review's seven page types, as headless Chromium fetches them from the built site
+  (tools/maintenance/weight.py; _build/site, built first if missing), and the heaviest page.
 
     python -m tools.maintenance.bench                          # everything
-    python -m tools.maintenance.bench --parts package,figures  # a selection: package figures notebooks build tests
+    python -m tools.maintenance.bench --parts package,figures  # a selection: package figures notebooks build tests weight
 """
 
 from __future__ import annotations
@@ -156,7 +159,23 @@ def package_benchmarks() -> None:
     print(f"  speed-up: {loop_time / vectorised:,.0f}x")
 
 
-PARTS = ("package", "figures", "notebooks", "build", "tests")
+def weight_benchmark() -> None:
+    """Page weight of the built reader's site (built first when there is none)."""
+    from tools.maintenance.weight import PAGE_TYPES, chapter_and_lab_pages, report, weigh_site
+    from tools.project import BUILD
+
+    site = BUILD / "site"
+    if not (site / "index.html").exists() and build() != 0:
+        raise SystemExit("the site build failed")
+    types = weigh_site(site, list(PAGE_TYPES.values()))
+    print("page weight, the seven page types (bytes fetched, uncompressed, empty cache):")
+    print(report(types, {v: k for k, v in PAGE_TYPES.items()}, top=0))
+    pages = weigh_site(site, chapter_and_lab_pages(site))
+    print(f"page weight, every chapter and lab page ({len(pages)}), heaviest first:")
+    print(report(pages))
+
+
+PARTS = ("package", "figures", "notebooks", "build", "tests", "weight")
 
 
 def main(argv=None) -> int:
@@ -195,6 +214,8 @@ def main(argv=None) -> int:
         print(f"ratio warm build / cold build:         {warm / cold:.2f}")
     if "tests" in parts:
         test_suite_benchmark()
+    if "weight" in parts:
+        weight_benchmark()
     return 0
 
 
