@@ -129,3 +129,32 @@ def test_a_cut_icon_font_draws_only_the_kept_icons(tmp_path):
     assert set(cut.getBestCmap()) - {0x20} == {0xF185, 0xF00E}
     assert cut["name"].getDebugName(1) == "BA Icons"
     assert font.stat().st_size < before / 20
+
+
+def test_the_rules_of_components_no_page_names_are_removed():
+    pages = [
+        '<div class="dropdown-menu show"><a class="dropdown-item">x</a></div><pre><span class="sd">doc</span></pre>'
+    ]
+    scripts = ["el.classList.add('list-group-item')"]
+    unused = rs.unused_components(pages, scripts)
+    assert {"carousel", "modal", "sd-", "-Color"} <= unused
+    assert "list-group" not in unused  # a script names it (list-group is not a candidate anyway)
+    css = (
+        ".carousel{a:b}.dropdown-menu,.modal-dialog .x{c:d}"
+        "@media (min-width:576px){.modal-sm{e:f}.dropdown-item:is(.active,.modal){g:h}}"
+        ".sd-card{i:j}.sd{k:l}div.highlight .-Color-Red{m:n}@font-face{font-family:x}"
+    )
+    lean = rs.without_components(css, unused)
+    # a class inside :is(), :not() does not make a selector the component's (.x:not(.modal) is no modal)
+    assert lean == (
+        ".dropdown-menu{c:d}@media (min-width:576px){.dropdown-item:is(.active,.modal){g:h}}"
+        ".sd{k:l}@font-face{font-family:x}"
+    )
+
+
+def test_a_component_a_page_uses_keeps_its_rules():
+    unused = rs.unused_components(['<div class="sd-tab-set"><div class="card-body">'], [])
+    assert "sd-" not in unused and "card" not in unused
+    assert (
+        rs.without_components(".card-body{a:b}.sd-tab-set{c:d}", unused) == ".card-body{a:b}.sd-tab-set{c:d}"
+    )

@@ -316,6 +316,23 @@ def _split_selectors(selectors: str) -> list[str]:
     return [*parts, selectors[start:]]
 
 
+def _outside_parentheses(selector: str) -> str:
+    """A selector without what is inside :not(...), :is(...), :has(...) and [...]: a class there
+    does not make an element of the component (.x:not(.modal) matches no modal)."""
+    out, depth = [], 0
+    for char in selector:
+        depth += char in "([" and 1 or 0
+        if depth == 0:
+            out.append(char)
+        depth -= char in ")]" and 1 or 0
+    return "".join(out)
+
+
+def _names_any(selector: str, components: set[str]) -> bool:
+    classes = _SELECTOR_CLASS.findall(_outside_parentheses(selector))
+    return any(_names(c, cls) for cls in classes for c in components)
+
+
 def without_components(css: str, components: set[str]) -> str:
     """The style sheet without the selectors that name a class of ``components`` (a rule whose
     selectors all do is removed), inside @media, @supports and @layer blocks too."""
@@ -326,11 +343,7 @@ def without_components(css: str, components: set[str]) -> str:
         for node in tinycss2.parse_stylesheet(text, skip_comments=False, skip_whitespace=False):
             if node.type == "qualified-rule":
                 selectors = _split_selectors(tinycss2.serialize(node.prelude))
-                kept = [
-                    s
-                    for s in selectors
-                    if not any(_names(c, cls) for cls in _SELECTOR_CLASS.findall(s) for c in components)
-                ]
+                kept = [s for s in selectors if not _names_any(s, components)]
                 if len(kept) == len(selectors):
                     out.append(node.serialize())
                 elif kept:
