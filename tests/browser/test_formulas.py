@@ -139,7 +139,9 @@ def test_formulas_are_mathml_for_screen_readers_and_no_tab_stops(browser, served
     # no formula is a tab stop; a display formula's box is, only while it scrolls (MathJax made
     # each of chapter 1's 194 formulas a tab stop: 417 stops in all)
     assert all("ba-scrolls" in c.split() for c in info["math"]), info
-    assert len(info["math"]) == browser.execute_script("return document.querySelectorAll('div.math.ba-scrolls').length")
+    assert len(info["math"]) == browser.execute_script(
+        "return document.querySelectorAll('div.math.ba-scrolls').length"
+    )
     assert info["stops"] < 250, info
     # the accessibility tree that screen readers read has every formula shown as math, with its
     # parts (those in a folded solution join it when it opens)

@@ -16,7 +16,7 @@ browser draws natively; no page loads a script to typeset it.
   package on the package index), cut down after the build to the characters the site's formulas use
   (with their italic forms, which MathML gives a one-letter identifier, and the glyph variants the
   MATH table needs) and renamed "BA Math" as the licence asks of a modified font:
-  ``_static/fonts/ba-math.woff2`` (about 30 kB), its licence beside it. A page without math never
+  ``_static/fonts/ba-math.woff2`` (about 37 KiB), its licence beside it. A page without math never
   fetches it.
 
 ``latex_to_mathml`` and ``write_math_font`` serve the slides too (tools/teaching/slides.py).
