@@ -79,6 +79,9 @@ def test_the_font_holds_the_formulas_characters_and_their_italic_forms():
     assert {mathml.italic(ord("y")), mathml.italic(ord("β")), mathml.italic(ord("p"))} <= codes
     assert mathml.italic(ord("h")) == 0x210E  # the italic h is Planck's constant
     assert ord("x") not in codes  # outside the formulas
+    # the radical sign is no character of the MathML (<msqrt>): the browser draws it from the font
+    assert 0x221A in mathml.math_characters([mathml.latex_to_mathml(r"\sqrt{2}", False)])
+    assert mathml.math_characters(["<p>no formula</p>"]) == set()
 
 
 def test_the_math_font_is_a_renamed_woff2_with_a_math_table():

@@ -6,7 +6,8 @@
 ``shoot`` loads every chapter and lab page of a site in headless Chromium (1366 px) and saves a PNG
 of every display formula and of every ``--inline-every``-th inline formula (and of every inline
 formula that holds ``\\text``, whose words are the page's language) with a manifest of their TeX
-sources, in document order. A formula is the n-th of its page in both builds when the sources are
+sources, in document order; ``--like EARLIER`` shoots the same formulas as an earlier shoot (the
+MathML pages keep no TeX to choose by). A formula is the n-th of its page in both builds when the sources are
 the same, whatever renders it (MathJax's ``mjx-container`` or a ``math`` element).
 ``compare`` pairs the formulas of two shoots by page and position, checks that their sources are the
 same, and draws contact sheets: each row the TeX source, the formula before and after.
@@ -55,9 +56,16 @@ def sources(html: str) -> list[tuple[bool, str]]:
     return out
 
 
-def shoot(site: Path, out: Path, langs: list[str] | None, inline_every: int) -> None:
+def shoot(
+    site: Path, out: Path, langs: list[str] | None, inline_every: int, like: Path | None = None
+) -> None:
+    """``like``: the folder of an earlier shoot, whose formulas (page and position) to shoot."""
     out.mkdir(parents=True, exist_ok=True)
     manifest = {}
+    wanted = None
+    if like is not None:
+        earlier = json.loads((like / "manifest.json").read_text(encoding="utf-8"))
+        wanted = {page: {e["index"] for e in entries} for page, entries in earlier.items()}
     with serve(site) as base, tempfile.TemporaryDirectory(prefix="ba-sheets-") as profile:
         driver = headless_chromium(Path(profile))
         driver.set_window_size(1366, 900)
@@ -82,7 +90,10 @@ def shoot(site: Path, out: Path, langs: list[str] | None, inline_every: int) -> 
                 inline_seen = 0
                 for i, (el, meta) in enumerate(zip(elements, info)):
                     tex = srcs[i][1] if i < len(srcs) else ""
-                    if not meta["display"]:
+                    if wanted is not None:
+                        if i not in wanted.get(path, ()):
+                            continue
+                    elif not meta["display"]:
                         inline_seen += 1
                         if inline_seen % inline_every and "\\text" not in tex:
                             continue
@@ -159,13 +170,14 @@ def main(argv=None) -> int:
     s.add_argument("out", type=Path)
     s.add_argument("--lang", action="append")
     s.add_argument("--inline-every", type=int, default=6)
+    s.add_argument("--like", type=Path, help="shoot the formulas an earlier shoot (its folder) shot")
     c = sub.add_parser("compare")
     c.add_argument("before", type=Path)
     c.add_argument("after", type=Path)
     c.add_argument("sheets", type=Path)
     args = parser.parse_args(argv)
     if args.command == "shoot":
-        shoot(args.site.resolve(), args.out, args.lang, args.inline_every)
+        shoot(args.site.resolve(), args.out, args.lang, args.inline_every, args.like)
     else:
         compare(args.before, args.after, args.sheets)
     return 0

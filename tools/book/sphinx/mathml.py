@@ -135,6 +135,11 @@ _GREEK_ITALIC = {0x2202: 0x1D715, 0x03F5: 0x1D716, 0x03D1: 0x1D717, 0x03F0: 0x1D
 _GREEK_ITALIC |= {0x03F1: 0x1D71A, 0x03D6: 0x1D71B, 0x2207: 0x1D6FB, 0x0131: 0x1D6A4, 0x0237: 0x1D6A5}
 
 
+# Glyphs the browser draws for an element rather than for its text: the radical sign of <msqrt>
+# and <mroot>.
+IMPLICIT = {0x221A}
+
+
 def italic(code: int) -> int | None:
     """The mathematical italic form of a letter (what MathML draws for a one-letter ``<mi>``)."""
     if 0x41 <= code <= 0x5A:
@@ -158,6 +163,8 @@ def math_characters(pages: Iterable[str]) -> set[int]:
                 codes.update(ord(c) for c in html.unescape(run))
     codes |= {i for i in map(italic, list(codes)) if i}
     codes.discard(0x0A)
+    if codes:
+        codes |= IMPLICIT
     return codes
 
 
