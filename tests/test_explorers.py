@@ -544,3 +544,69 @@ def test_the_calibration_module_bins_as_the_package_does(tmp_path):
         subprocess.run([NODE, str(tmp_path / "run.cjs")], capture_output=True, text=True, check=True).stdout
     )
     assert np.allclose(out, expected, rtol=1e-12, atol=1e-14)
+
+
+# A DOM just large enough for an explorer's render() in node: elements with attributes, children,
+# text, classes and listeners; no layout (clientWidth 0), no ResizeObserver.
+FAKE_DOM = """
+class Node {
+  constructor(tag) { this.tagName = tag; this.attrs = {}; this.children = []; this.style = {};
+    this.textContent = ""; this.className = ""; this.clientWidth = 0; this.scrollWidth = 0;
+    this.classList = { add() {}, remove() {} }; this.ownerDocument = document; }
+  setAttribute(k, v) { this.attrs[k] = String(v); if (k === "id" || k === "value") this[k] = String(v); }
+  getAttribute(k) { return k in this.attrs ? this.attrs[k] : null; }
+  appendChild(c) { this.children.push(c); return c; }
+  append(...cs) { for (const c of cs) this.children.push(c); }
+  addEventListener() {}
+  *walk() { yield this; for (const c of this.children) if (c instanceof Node) yield* c.walk(); }
+}
+const document = { head: null, createElement: (t) => new Node(t), createElementNS: (ns, t) => new Node(t),
+  getElementById: () => null };
+document.head = new Node("head");
+"""
+
+
+def rendered_pr_path(y, scores, tmp_path):
+    """The PR curve's drawn path of js/threshold.js, rendered in node, in data coordinates."""
+    import subprocess
+
+    data = ThresholdExplorer(y, scores).data
+    script = (
+        FAKE_DOM
+        + esm("threshold").replace("export default", "const _module =")
+        + f"\nconst data = {json.dumps(data)};"
+        + "\nconst model = { get: (k) => (k === 'data' ? data : 'en'), set() {}, save_changes() {} };"
+        + "\nconst el = new Node('div'); _module.render({ model, el });"
+        + "\nconst paths = [...el.walk()].filter((n) => n.tagName === 'path' && n.attrs.class === 'ba-line');"
+        + "\nconsole.log(JSON.stringify(paths.map((p) => p.attrs.d)));"
+    )
+    (tmp_path / "run.cjs").write_text(script)
+    out = subprocess.run([NODE, str(tmp_path / "run.cjs")], capture_output=True, text=True, check=True).stdout
+    roc_d, pr_d = json.loads(out)  # the ROC curve's path first, then the PR curve's
+    # baPlot's frame: 260 × 200 pixels, margins left 34, right 10, top 8, bottom 20, both axes [0, 1]
+    pixels = np.array([[float(v) for v in pair.split(",")] for pair in re.split("[ML]", pr_d)[1:]])
+    return np.column_stack(
+        [(pixels[:, 0] - 34) / (260 - 34 - 10), (200 - 20 - pixels[:, 1]) / (200 - 8 - 20)]
+    )
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the browser tests check the same numbers")
+def test_the_threshold_explorer_draws_the_pr_curve_as_steps_whose_area_is_average_precision(tmp_path):
+    """Every segment of the drawn precision-recall curve is horizontal or vertical (steps, as plot_pr
+    and PrecisionRecallDisplay draw it), and the area under the drawing is average_precision_score,
+    not the trapezoid of straight segments (0.861 against 0.868 for the twenty patients)."""
+    from sklearn.metrics import auc, average_precision_score, precision_recall_curve
+
+    rng = np.random.default_rng(0)
+    p = twenty_patients()
+    tied = rng.integers(0, 8, size=60) / 8  # many tied scores: a tie moves recall and precision at once
+    cases = [(p["y"].to_numpy(), p["score"].to_numpy()), ((rng.uniform(size=60) < tied).astype(int), tied)]
+    for y, scores in cases:
+        path = rendered_pr_path(y, scores, tmp_path)
+        steps = np.diff(path, axis=0)
+        assert np.all((np.abs(steps[:, 0]) < 1e-4) | (np.abs(steps[:, 1]) < 1e-4)), "a sloping segment"
+        assert np.all(steps[:, 0] > -1e-4), "recall must not go back"
+        drawn_area = np.sum(np.diff(path[:, 0]) * (path[1:, 1] + path[:-1, 1]) / 2)
+        precision, recall, _ = precision_recall_curve(y, scores)
+        assert drawn_area == pytest.approx(average_precision_score(y, scores), abs=2e-4)
+        assert abs(drawn_area - auc(recall, precision)) > 1e-3  # the straight lines' area differs
