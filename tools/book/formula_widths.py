@@ -1,6 +1,6 @@
 """The display formulas of the built site that are wider than their column on a phone.
 
-    python -m tools.book.formula_widths [_build/site] [--width 390] [--lang en ...]
+    python -m tools.book.formula_widths [_build/site] [--width 390] [--lang en ...] [--inline]
 
 loads every chapter and lab page of every language in headless Chromium as a phone shows it (390 px
 wide, touch, the site's math font loaded) and lists every display formula wider than the column of
@@ -29,6 +29,8 @@ _FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.S | re.M)
 _DISPLAY = re.compile(
     r"\$\$.+?\$\$|^\\begin\{(?:align|equation|gather|multline|flalign|alignat)\*?\}", re.S | re.M
 )
+_CODE = re.compile(r"`[^`\n]*`")
+_INLINE = re.compile(r"(?<![\\$])\$(?=\S)[^$\n]+?\$")
 
 
 def source_of(page: str) -> Path:
@@ -37,23 +39,36 @@ def source_of(page: str) -> Path:
     return ROOT.joinpath(*parts[1:])
 
 
+def _blanked(source: Path) -> str:
+    """A MyST source with its code blocks blanked out, the line numbers kept."""
+    text = source.read_text(encoding="utf-8")
+    return _FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+
 def display_lines(source: Path) -> list[int]:
     """The line of each display formula of a MyST source, in order (code blocks left out)."""
-    text = source.read_text(encoding="utf-8")
-    blank = _FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # keep the line numbers
+    blank = _blanked(source)
     return [blank.count("\n", 0, m.start()) + 1 for m in _DISPLAY.finditer(blank)]
+
+
+def inline_lines(source: Path) -> list[int]:
+    """The line of each inline formula ``$…$`` of a MyST source, in order (code left out)."""
+    blank = _DISPLAY.sub(lambda m: "\n" * m.group(0).count("\n"), _blanked(source))
+    blank = _CODE.sub(lambda m: " " * len(m.group(0)), blank)
+    return [blank.count("\n", 0, m.start()) + 1 for m in _INLINE.finditer(blank)]
 
 
 @dataclass
 class Formula:
     page: str
-    index: int  # the n-th display formula of the page
-    line: int | None  # of its $$ in the source
+    index: int  # the n-th display (or inline) formula of the page
+    line: int | None  # of its $$ (or $) in the source
     width: float  # of the formula, px
-    column: float  # of its box (the column of text), px
-    cue: bool  # the box says it scrolls: faded edge, one tab stop, labelled
+    column: float  # of its box (a display formula's: the column of text; an inline one's: its paragraph), px
+    cue: bool  # the box says it scrolls: faded edge, one tab stop (a display formula's: labelled)
     tab_stop: bool
     label: str
+    display: bool = True
 
     @property
     def too_wide(self) -> bool:
@@ -61,20 +76,26 @@ class Formula:
 
     def __str__(self) -> str:
         line = f"{source_of(self.page).relative_to(ROOT)}:{self.line or '?'}"
+        kind = "formula" if self.display else "inline formula"
         return (
-            f"{line:45} formula {self.index + 1:2d}  {self.width:5.0f} px in a column of {self.column:.0f} px"
+            f"{line:45} {kind} {self.index + 1:2d}  {self.width:5.0f} px in a column of {self.column:.0f} px"
         )
 
 
 _MEASURE = """
-return [...document.querySelectorAll('.bd-article div.math')].map(box => {
-  const style = getComputedStyle(box);
+const measure = b => {
+  const style = getComputedStyle(b);
   const mask = style.maskImage || style.webkitMaskImage || 'none';
-  return {width: box.scrollWidth, column: box.clientWidth, shown: box.offsetParent !== null,
-          scrolls: box.classList.contains('ba-scrolls'), faded: mask !== 'none' && mask.includes('gradient'),
-          overflow: style.overflowX, tabindex: box.getAttribute('tabindex'), role: box.getAttribute('role'),
-          label: box.getAttribute('aria-label') || ''};
-});
+  const inline = b.tagName.toLowerCase() === 'math';
+  const block = inline ? b.parentElement.closest('p, li, dd, dt, td, th, div, figcaption, blockquote, section') : b;
+  return {width: b.scrollWidth, column: block.clientWidth,
+          shown: b.getClientRects().length > 0,
+          scrolls: b.classList.contains('ba-scrolls'), faded: mask !== 'none' && mask.includes('gradient'),
+          overflow: style.overflowX, tabindex: b.getAttribute('tabindex'), role: b.getAttribute('role'),
+          label: b.getAttribute('aria-label') || ''};
+};
+return [[...document.querySelectorAll('.bd-article div.math')].map(measure),
+        [...document.querySelectorAll('.bd-article math:not([display="block"])')].map(measure)];
 """
 
 
@@ -101,36 +122,39 @@ def settle(driver, timeout: float = 10.0) -> None:
     )
 
 
-def measure(driver, page: str) -> list[Formula]:
-    """The display formulas of the page loaded in ``driver`` (at its current width), each with the
-    source line of its ``$$``; folded ones (a closed solution) left out."""
-    try:
-        lines = display_lines(source_of(page))
-    except FileNotFoundError:
-        lines = []
-    boxes = driver.execute_script(_MEASURE)
-    if len(lines) != len(boxes):
-        lines = []  # the page and its source disagree: no line rather than a wrong one
+def measure(driver, page: str, inline: bool = False) -> list[Formula]:
+    """The display formulas (with ``inline``, the inline ones too) of the page loaded in ``driver``
+    at its current width, each with the line of its ``$$`` (``$``) in the page's source when the
+    page and the source have as many; formulas not laid out (display: none) left out."""
+    displays, inlines = driver.execute_script(_MEASURE)
     out = []
-    for i, box in enumerate(boxes):
-        if not box["shown"] or box["column"] == 0:
-            continue
-        out.append(
-            Formula(
-                page=page,
-                index=i,
-                line=lines[i] if lines else None,
-                width=box["width"],
-                column=box["column"],
-                cue=box["scrolls"] and box["faded"] and box["overflow"] in ("auto", "scroll"),
-                tab_stop=box["tabindex"] == "0",
-                label=box["label"] if box["role"] == "group" else "",
+    for display, boxes in ((True, displays), (False, inlines if inline else [])):
+        try:
+            lines = (display_lines if display else inline_lines)(source_of(page))
+        except FileNotFoundError:
+            lines = []
+        if len(lines) != len(boxes):
+            lines = []  # the page and its source disagree: no line rather than a wrong one
+        for i, box in enumerate(boxes):
+            if not box["shown"] or box["column"] == 0:
+                continue
+            out.append(
+                Formula(
+                    page=page,
+                    index=i,
+                    line=lines[i] if lines else None,
+                    width=box["width"],
+                    column=box["column"],
+                    cue=box["scrolls"] and box["faded"] and box["overflow"] in ("auto", "scroll"),
+                    tab_stop=box["tabindex"] == "0",
+                    label=box["label"] if box["role"] == "group" else "",
+                    display=display,
+                )
             )
-        )
     return out
 
 
-def too_wide(site: Path, pages: list[str], width: int = PHONE) -> list[Formula]:
+def too_wide(site: Path, pages: list[str], width: int = PHONE, inline: bool = False) -> list[Formula]:
     from tools.maintenance.weight import headless_chromium, serve
 
     found = []
@@ -142,7 +166,7 @@ def too_wide(site: Path, pages: list[str], width: int = PHONE) -> list[Formula]:
                 driver.get(base + page)
                 settle(driver)
                 time.sleep(0.1)
-                found += [f for f in measure(driver, page) if f.too_wide]
+                found += [f for f in measure(driver, page, inline) if f.too_wide]
         finally:
             driver.quit()
     return found
@@ -157,15 +181,19 @@ def main(argv=None) -> int:
     parser.add_argument("site", nargs="?", type=Path, default=BUILD / "site")
     parser.add_argument("--width", type=int, default=PHONE)
     parser.add_argument("--lang", action="append")
+    parser.add_argument("--inline", action="store_true", help="the inline formulas wider than their line too")
     args = parser.parse_args(argv)
     site = args.site.resolve()
     if not (site / "index.html").exists():
         parser.error(f"no built site in {site}: run `make book` first")
     pages = chapter_and_lab_pages(site, args.lang)
-    found = too_wide(site, pages, args.width)
+    found = too_wide(site, pages, args.width, args.inline)
     for formula in found:
         print(formula)
-    print(f"{len(found)} display formulas wider than their column at {args.width} px, on {len(pages)} pages")
+    displays = sum(f.display for f in found)
+    print(f"{displays} display formulas wider than their column at {args.width} px, on {len(pages)} pages")
+    if args.inline:
+        print(f"{len(found) - displays} inline formulas wider than their line")
     return 0
 
 
