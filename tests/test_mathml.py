@@ -9,17 +9,17 @@ import re
 
 import pytest
 
+from tools.book.formula_widths import blank_code
 from tools.book.sphinx import mathml
 from tools.project import ROOT, languages
 
-FENCE = re.compile(r"^(```|~~~).*?^\1", re.S | re.M)
 DISPLAY = re.compile(r"\$\$(.+?)\$\$", re.S)
 INLINE = re.compile(r"(?<![\\$])\$([^$\n]+?)\$")
 
 
 def formulas(path) -> list[tuple[bool, str]]:
     """(display?, LaTeX) of every formula of a MyST source, code blocks left out."""
-    text = FENCE.sub("", path.read_text(encoding="utf-8"))
+    text = blank_code(path.read_text(encoding="utf-8"))  # code blocks, not directives
     out = [(True, m.group(1)) for m in DISPLAY.finditer(text)]
     return out + [(False, m.group(1)) for m in INLINE.finditer(DISPLAY.sub("", text))]
 

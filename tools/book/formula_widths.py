@@ -25,7 +25,34 @@ from tools.project import BUILD, ROOT
 
 PHONE = 390
 
-_FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.S | re.M)
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*(\S*)")
+_CODE_INFO = re.compile(r"^(?:\{code(?:-cell|-block)?\}|[^{]*)$")
+
+
+def blank_code(text: str) -> str:
+    """MyST text with its blocks of code (code cells, fenced code blocks) blanked out, line for line;
+    a MyST directive fenced the same way (an admonition) keeps its text: its formulas are the page's."""
+    out, stack = [], []  # stack: (fence, is code) of the open fences
+    for line in text.split("\n"):
+        m = _FENCE_LINE.match(line)
+        in_code = any(code for _, code in stack)
+        if (
+            m
+            and stack
+            and m.group(1)[0] == stack[-1][0][0]
+            and len(m.group(1)) >= len(stack[-1][0])
+            and not m.group(2)
+        ):
+            stack.pop()  # a closing fence
+            out.append("")
+        elif m and not in_code:
+            stack.append((m.group(1), bool(_CODE_INFO.match(m.group(2)))))
+            out.append("")
+        else:
+            out.append("" if in_code else line)
+    return "\n".join(out)
+
+
 _DISPLAY = re.compile(
     r"\$\$.+?\$\$|^\\begin\{(?:align|equation|gather|multline|flalign|alignat)\*?\}", re.S | re.M
 )
@@ -41,8 +68,7 @@ def source_of(page: str) -> Path:
 
 def _blanked(source: Path) -> str:
     """A MyST source with its code blocks blanked out, the line numbers kept."""
-    text = source.read_text(encoding="utf-8")
-    return _FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    return blank_code(source.read_text(encoding="utf-8"))
 
 
 def display_lines(source: Path) -> list[int]:
