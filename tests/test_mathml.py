@@ -109,3 +109,8 @@ def test_the_slides_use_the_same_mathml_and_bring_the_font(tmp_path):
     assert "revealjs/ba-math.woff2" in deck and 'font-family: "BA Math"' in deck
     assert (tmp_path / "revealjs" / "ba-math.woff2").stat().st_size > 1000
     assert "BA Math" in (tmp_path / "revealjs" / "ba-math-LICENSE.txt").read_text(encoding="utf-8")
+
+
+def test_code_is_blanked_but_a_fenced_directive_keeps_its_formulas():
+    text = "a $x$\n```{code-cell} ipython3\ny = '$z$'\n```\n```{admonition} Note\n$$w$$\n```\n````python\n$q$\n````\nb"
+    assert blank_code(text).split("\n") == ["a $x$", "", "", "", "", "$$w$$", "", "", "", "", "b"]

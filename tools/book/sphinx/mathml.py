@@ -35,6 +35,7 @@ from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
 HERE = Path(__file__).parent
+ENV_VERSION = 1
 SCROLL_LABEL = "Formula: scroll sideways"  # translated in messages.csv
 FONT_NAME = "BA Math"
 FONT_FILE = "ba-math.woff2"
@@ -257,4 +258,11 @@ def setup(app):
     app.add_html_math_renderer("ba_mathml", (visit_math, None), (visit_displaymath, None))
     app.connect("config-inited", on_config_inited)
     app.connect("build-finished", on_build_finished)
-    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
+    # env_version: a change to what the renderer writes bumps it, and Sphinx then rewrites every
+    # page of an existing build (it rewrites only the changed pages otherwise)
+    return {
+        "version": "1.0",
+        "env_version": ENV_VERSION,
+        "parallel_read_safe": True,
+        "parallel_write_safe": True,
+    }
