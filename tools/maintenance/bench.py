@@ -12,10 +12,13 @@
 - the whole test suite (`make test`): its wall time and the CPU seconds of all its processes,
 - grading (`make grade`) of a class of 30 submissions of lab 2 made by
   tools/teaching/grading/trial.py: wall time and CPU seconds per submission, as ratios to running
-  the lab once (a student's notebook, fresh kernel, as "Run all" does; timed before and after).
+  the lab once (a student's notebook, fresh kernel, as "Run all" does; timed before and after),
+- page weight: the bytes and requests of every chapter and lab page of every language and of the
+  reader's review's seven page types, as headless Chromium fetches them from the built site
+  (tools/maintenance/weight.py; _build/site, built first if missing), and the heaviest page.
 
     python -m tools.maintenance.bench                          # everything
-    python -m tools.maintenance.bench --parts package,figures  # a selection: package figures notebooks build tests grading
+    python -m tools.maintenance.bench --parts package,figures  # a selection: package figures notebooks build tests grading weight
 """
 
 from __future__ import annotations
@@ -232,7 +235,23 @@ def package_benchmarks() -> None:
     print(f"  speed-up: {loop_time / vectorised:,.0f}x")
 
 
-PARTS = ("package", "figures", "notebooks", "build", "tests", "grading")
+def weight_benchmark() -> None:
+    """Page weight of the built reader's site (built first when there is none)."""
+    from tools.maintenance.weight import PAGE_TYPES, chapter_and_lab_pages, report, weigh_site
+    from tools.project import BUILD
+
+    site = BUILD / "site"
+    if not (site / "index.html").exists() and build() != 0:
+        raise SystemExit("the site build failed")
+    types = weigh_site(site, list(PAGE_TYPES.values()))
+    print("page weight, the seven page types (bytes fetched, uncompressed, empty cache):")
+    print(report(types, {v: k for k, v in PAGE_TYPES.items()}, top=0))
+    pages = weigh_site(site, chapter_and_lab_pages(site))
+    print(f"page weight, every chapter and lab page ({len(pages)}), heaviest first:")
+    print(report(pages))
+
+
+PARTS = ("package", "figures", "notebooks", "build", "tests", "grading", "weight")
 
 
 def main(argv=None) -> int:
@@ -273,6 +292,8 @@ def main(argv=None) -> int:
         test_suite_benchmark()
     if "grading" in parts:
         grading_benchmark()
+    if "weight" in parts:
+        weight_benchmark()
     return 0
 
 
