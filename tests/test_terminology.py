@@ -44,6 +44,8 @@ SETTLED = {
         (r"(?i)\binf[oó]rmal[oa]s?\b", "preséntalo"),
         (r"(?i)\bllegan a un medio\b", "superan 0,5"),
         (r"(?i)\bintercepto\b", "término independiente"),
+        (r"(?i)\befecto espectro\b", "efecto de espectro (como sesgo de espectro)"),
+        (r"(?i)\b(?:los|unos) \*?odds\b", "las odds (femenino, como en los capítulos 3 y 4 y el glosario)"),
     ],
     "pt": [
         (r"\b[oO]s? F[12]\b", "a F1"),
@@ -65,6 +67,7 @@ SETTLED = {
         (r"(?i)\bconvive com a precis", "o que importa é a precisão"),
         (r"(?i)\bchegam a meio\b", "passam de 0,5"),
         (r"(?i)\bmoeda jogada\b", "o lançamento de uma moeda"),
+        (r"(?i)\befeito espectro\b", "efeito de espectro (como viés de espectro)"),
     ],
     "fi": [
         (r"vedonlyöntisuhte", "vetosuhde"),
@@ -92,6 +95,11 @@ PENDING = {
     ("labs/pt/02-fraud-desk-lab.md", SETTLED["pt"][5][0]): 1,
     ("chapters/fi/02-imbalance.md", SETTLED["fi"][6][0]): 2,
     ("labs/fi/02-fraud-desk-lab.md", SETTLED["fi"][6][0]): 1,
+    ("chapters/es/01-confusion-matrix.md", SETTLED["es"][11][0]): 2,
+    ("labs/es/01-screening-lab.md", SETTLED["es"][11][0]): 1,
+    ("chapters/es/01-confusion-matrix.md", SETTLED["es"][12][0]): 2,
+    ("chapters/pt/01-confusion-matrix.md", SETTLED["pt"][10][0]): 2,
+    ("labs/pt/01-screening-lab.md", SETTLED["pt"][10][0]): 1,
 }
 
 
@@ -178,3 +186,9 @@ def test_the_scan_finds_a_variant():
     )
     assert re.search(SETTLED["fi"][4][0], "SMOTE-menetelmällä koulutettua mallia")
     assert not re.search(SETTLED["fi"][4][0], "ikä, koulutus, naisen ammatti")
+    assert re.search(SETTLED["es"][11][0], "es el **efecto espectro** (*spectrum effect*)")
+    assert not re.search(SETTLED["es"][11][0], "es el **efecto de espectro** (*spectrum effect*)")
+    assert re.search(SETTLED["pt"][10][0], "(o efeito espectro, {cite:p}")
+    assert not re.search(SETTLED["pt"][10][0], "é o efeito de espectro")
+    assert re.search(SETTLED["es"][12][0], "los multiplica: los *odds* antes de la prueba")
+    assert not re.search(SETTLED["es"][12][0], "las *odds* de una clase")

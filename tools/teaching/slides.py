@@ -26,7 +26,8 @@ every slide in Chromium and checks that nothing scrolls, sticks out or is cut of
 the figures' included, is smaller than 18 px.
 
 Numbers are the executed notebook's glued values, text is converted like the notebooks' (tools/editions/
-derive.py), formulas become MathML (:func:`math_html`: no script, no CDN), figures are embedded, and
+derive.py), formulas become MathML as on the site (:func:`math_html`: no script, no CDN; the decks' math
+font, ``revealjs/ba-math.woff2``, is cut down to the characters of a language's decks), figures are embedded, and
 reveal.js (with its notes plugin) comes from the sphinx-revealjs package on the package index: a
 deck needs only the ``revealjs/`` folder and ``favicon.svg`` beside it. ``?print-pdf`` after a deck's
 address lays it out for printing, one slide a page (tools/teaching/handouts.py prints the handouts).
@@ -54,6 +55,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from beyond_accuracy.explorers.quiz import questions as quiz_questions
 from beyond_accuracy.language import term
 from tools.book.figures import SLIDE_DIR
+from tools.book.sphinx.mathml import FONT_FILE, FONT_NAME, latex_to_mathml, write_math_font
 from tools.editions.derive import KEY, Block, Converter, Page, glue_texts, page_url, parse_blocks
 from tools.project import BUILD, ROOT, config, languages
 from tools.teaching import fit
@@ -113,12 +115,9 @@ def chapters(lang: str) -> list[Path]:
 
 
 def math_html(latex: str, display: bool) -> str:
-    """The one place where a formula becomes HTML: MathML, which browsers draw natively (no script,
-    no CDN). Today latex2mathml; the reader's site's build-time MathML (tools/book/sphinx/mathml.py,
-    branch ``math``) replaces it here when it is merged."""
-    from latex2mathml.converter import convert
-
-    return convert(latex.strip(), display="block" if display else "inline")
+    """The one place where a formula becomes HTML: MathML as on the site (tools/book/sphinx/mathml.py:
+    no script, no CDN), drawn in the decks' cut-down math font (``revealjs/ba-math.woff2``)."""
+    return latex_to_mathml(latex.strip(), display=display)
 
 
 def _markdown() -> MarkdownIt:
@@ -590,6 +589,7 @@ STYLE = f"""
 .reveal .ba-body ul ul, .reveal .ba-body ol ol {{ margin: 0; }}
 .reveal .ba-body li {{ margin: 0 0 {fit.ITEM_GAP}em; }}
 .reveal .ba-body code {{ font-family: monospace; font-size: 0.9em; overflow-wrap: anywhere; }}
+.reveal math {{ font-family: "{FONT_NAME}", math; }}
 .reveal .ba-math {{ margin: {fit.MATH_GAP}em 0; }}
 .reveal .ba-math math {{ margin: 0; }}
 .reveal .ba-link {{ font-size: {LINK_PX}px; margin: {LINK_GAP}px 0 0; flex: none; overflow-wrap: anywhere; }}
@@ -724,7 +724,8 @@ def deck_html(src: Path, reveal: str = "revealjs") -> str:
 <link rel="stylesheet" href="{reveal}/dist/reset.css">
 <link rel="stylesheet" href="{reveal}/dist/reveal.css">
 <link rel="stylesheet" href="{reveal}/dist/theme/white.css">
-<style>{STYLE}</style>
+<style>@font-face {{ font-family: "{FONT_NAME}"; src: url("{reveal}/{FONT_FILE}") format("woff2"); }}
+{STYLE}</style>
 </head>
 <body>
 <div class="reveal"><div class="slides">
@@ -778,6 +779,7 @@ def write_decks(lang: str, dest: Path) -> list[Path]:
         path = dest / deck_name(src)
         path.write_text(deck_html(src), encoding="utf-8")
         written.append(path)
+    write_math_font((p.read_text(encoding="utf-8") for p in written), dest / "revealjs")
     return written
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import numbers
 from functools import cache
 from importlib import resources
 
@@ -128,6 +129,17 @@ SHORT_LABELS = {
 }
 
 
+def counted(key: str, n: int, lang: str, shown: str | None = None, **values) -> str:
+    """A count with its noun in ``lang``: the term ``<key>_one`` when ``n`` is 1, else
+    ``<key>_other`` ("1 decision changed", "2 decisions changed"), with ``{n}`` filled in by
+    ``shown`` (the formatted number; ``n`` itself by default) and the other ``values``.
+    js/core.js (baCounted) chooses the same way."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ValueError(f"a count must be a whole number, got {n!r}")
+    form = "one" if n == 1 else "other"
+    return term(f"{key}_{form}", lang).format(n=str(n) if shown is None else shown, **values)
+
+
 def labels(keys, lang: str) -> dict[str, str]:
     """{key: its text in ``lang``} for the label keys a module uses (a metric's short label,
     :data:`SHORT_LABELS`, where it has one)."""
@@ -200,3 +212,21 @@ class BrowserWidget(anywidget.AnyWidget):
         data["text/plain"] = self.text_summary() or type(self).__name__
         data["text/html"] = self.to_html()
         return data, metadata
+
+    def _display_bundle(self, **kwargs):
+        """Display the bundle of :meth:`_repr_mimebundle_` (the widget's view, the text summary
+        and the static page's HTML), then let the widget know it was displayed."""
+        from IPython.display import display
+
+        data, metadata = self._repr_mimebundle_(**kwargs)
+        display(data, metadata=metadata, raw=True)
+        handle_displayed = getattr(self, "_handle_displayed", None)
+        if handle_displayed is not None:
+            handle_displayed(**kwargs)
+
+    # ipywidgets 7 (Colab's) displays a widget with Widget._ipython_display_, which IPython calls
+    # instead of _repr_mimebundle_: its output would be "<...Explorer object at 0x...>" and the
+    # widget view, without the summary and the HTML. There, display the same bundle as under
+    # ipywidgets 8, which has no _ipython_display_ (and whose outputs stay execute_result).
+    if callable(getattr(anywidget.AnyWidget, "_ipython_display_", None)):
+        _ipython_display_ = _display_bundle
