@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 .PHONY: setup book student test notebooks figures bench serve lock clean grade \
-        editions instructor slides lab colab bounds publish unit lint linkcheck wheel translations typography \
+        editions instructor slides handouts quizzes lab colab bounds publish unit lint linkcheck wheel translations typography \
         mutation
 
 $(STAMP): pyproject.toml constraints.txt
@@ -36,6 +36,12 @@ instructor: $(STAMP)       ## instructor's pack per language -> _build/instructo
 
 slides: $(STAMP)           ## reveal.js decks of every chapter -> _build/slides/<lang>/
 	$(PY) -m tools.teaching.slides
+
+handouts: $(STAMP)         ## PDFs of the decks and exercise sheets (headless Chromium) -> _build/handouts/<lang>/
+	$(PY) -m tools.teaching.handouts
+
+quizzes: $(STAMP)          ## the chapters' quizzes as Moodle XML, GIFT and QTI 1.2 -> _build/quizzes/<lang>/
+	$(PY) -m tools.teaching.quiz_export
 
 # `make lab LANG=it` opens the student notebooks of a language in JupyterLab (workspace/<lang>/).
 # LANG is also the locale variable of the shell: anything but a course language means English.

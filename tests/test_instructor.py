@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from beyond_accuracy.explorers.quiz import chapters as quiz_chapters
 from beyond_accuracy.explorers.quiz import definitions
 from beyond_accuracy.language import term
+from tools.book.sphinx.mathml import FONT_FILE
 from tools.editions.derive import answer_key, page_of, student_notebook
 from tools.project import ROOT, languages
 from tools.teaching.instructor import (
@@ -23,6 +25,7 @@ from tools.teaching.instructor import (
     labs,
     quiz_key,
 )
+from tools.teaching.quiz_export import FORMATS, export, file_name
 from tools.teaching.slides import REVEAL_FILES, chapters, deck_html
 
 
@@ -34,6 +37,8 @@ def expected_files(lang: str) -> set[str]:
         if exercise_sheets() is not None:
             files.add(f"lab{n}/lab{n}-exercises.md")
     files |= {f"slides/{src.stem}.html" for src in chapters(lang)}
+    files |= {"slides/favicon.svg", f"slides/revealjs/{FONT_FILE}", "slides/revealjs/ba-math-LICENSE.txt"}
+    files |= {f"quizzes/{file_name(chapter, fmt)}" for chapter in quiz_chapters() for fmt in FORMATS}
     reveal = Path(
         str(__import__("importlib").resources.files("sphinx_revealjs").joinpath("_static/revealjs"))
     )
@@ -71,6 +76,10 @@ def test_the_pack_holds_exactly_what_the_command_derives(lang, editions, tmp_pat
         assert (folder / "slides" / f"{src.stem}.html").read_text(encoding="utf-8") == deck_html(src)
     assert (folder / QUIZ_KEY).read_text(encoding="utf-8") == quiz_key(lang)
     assert f"`{QUIZ_KEY}`" in (folder / "README.md").read_text(encoding="utf-8")
+    for chapter in quiz_chapters():
+        for fmt, ext in FORMATS.items():
+            assert (folder / "quizzes" / file_name(chapter, fmt)).read_bytes() == export(chapter, lang, fmt)
+            assert f"`quizzes/*{ext}`" in (folder / "README.md").read_text(encoding="utf-8")
 
     digests = [hashlib.sha256(p.read_bytes()).hexdigest() for p in folder.rglob("*") if p.is_file()]
     assert len(digests) == len(set(digests)), "a file is in the pack twice"

@@ -149,7 +149,7 @@ slides.forEach((section, i) => {
   });
   if (!hasContent) problems.push(['title only', (section.querySelector('h1, h2, h3') || section).textContent.trim().slice(0, 60)]);
   for (const m of section.querySelectorAll('math[data-ba-scaled]'))
-    notes.push(['formula scaled down to the slide\'s width', `to ${(100 * m.dataset.baScaled).toFixed(0)} %: ${m.textContent.trim().slice(0, 50)}`]);
+    notes.push(["formula scaled down to the slide's width", `to ${(100 * m.dataset.baScaled).toFixed(0)} %: ${m.textContent.trim().slice(0, 50)}`]);
   for (const [what, detail] of problems) out.push([i + 1, kind, what, detail]);
   for (const [what, detail] of notes) remarks.push([i + 1, kind, what, detail]);
 });

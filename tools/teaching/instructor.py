@@ -12,7 +12,11 @@ For every lab of a language the pack holds, in ``lab<N>/``:
   that module is present;
 and, in ``slides/``, the reveal.js deck of every chapter (tools/teaching/slides.py) with reveal.js beside it;
 and ``quiz-answer-key.md``, the key of the chapters' quizzes (every question, its right option and
-the feedback of each option), from the same definitions the pages use (data/quizzes/).
+the feedback of each option), from the same definitions the pages use (data/quizzes/);
+``quizzes/``, the same quizzes for a learning management system (tools/teaching/quiz_export.py:
+Moodle XML, GIFT, QTI 1.2 for Canvas); and ``handouts/``, the PDFs of the decks and exercise
+sheets (tools/teaching/handouts.py, `make handouts`, headless Chromium) when they have been made:
+``make instructor`` makes them where Chromium is installed and says so where it is not.
 Everything is derived from the same sources by this command, nothing is written twice, and the
 folder is rebuilt from scratch each time (a test rebuilds it and compares).
 """
@@ -39,6 +43,8 @@ from tools.editions.derive import (
     write_editions,
 )
 from tools.project import BUILD, ROOT, config, languages
+from tools.teaching.handouts import HANDOUTS
+from tools.teaching.quiz_export import FORMATS, write_exports
 from tools.teaching.slides import write_decks
 
 INSTRUCTOR = BUILD / "instructor"
@@ -97,12 +103,22 @@ def readme(lang: str, entries: list[tuple[int, str, list[str]]]) -> str:
         lines += [f"## {title}", ""]
         lines += [f"- `{name}`: {what}" for name, what in files]
         lines.append("")
-    lines += [f"- `{QUIZ_KEY}`: {term('pack_quizzes', lang)}", ""]
+    lines += [f"- `{QUIZ_KEY}`: {term('pack_quizzes', lang)}"]
+    lines += [f"- `quizzes/*{ext}`: {term(f'pack_quiz_{fmt}', lang)}" for fmt, ext in FORMATS.items()]
+    lines.append("")
     return "\n".join(lines)
 
 
-def build_pack(lang: str, out: Path = INSTRUCTOR, publish: Path = PUBLISH, keys: Path = ANSWER_KEYS) -> Path:
-    """The pack of one language in out/<lang>/ (from scratch) and out/<pack>-<lang>.zip."""
+def build_pack(
+    lang: str,
+    out: Path = INSTRUCTOR,
+    publish: Path = PUBLISH,
+    keys: Path = ANSWER_KEYS,
+    handouts: Path | None = None,
+) -> Path:
+    """The pack of one language in out/<lang>/ (from scratch) and out/<pack>-<lang>.zip, with the
+    handouts of ``handouts/<lang>/`` (tools/teaching/handouts.py) when given."""
+    printed = handouts / lang if handouts is not None and (handouts / lang).is_dir() else None
     dest = out / lang
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
@@ -126,9 +142,18 @@ def build_pack(lang: str, out: Path = INSTRUCTOR, publish: Path = PUBLISH, keys:
             files.append((f"lab{number}/{name}", term("pack_sheet", lang)))
         chapter = next((ROOT / "chapters" / lang).glob(f"{page.stem.split('-')[0]}-*.ipynb"))
         files.append((f"slides/{chapter.stem}.html", term("pack_slides", lang)))
+        for name, what in (
+            (f"slides/{chapter.stem}.pdf", "pack_handout_slides"),
+            (f"lab{number}-exercises.pdf", "pack_handout_sheet"),
+        ):
+            if printed is not None and (printed / name).exists():
+                (dest / "handouts" / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(printed / name, dest / "handouts" / name)
+                files.append((f"handouts/{name}", term(what, lang)))
         entries.append((number, doc_title(page.docname), files))
     write_decks(lang, dest / "slides")
     (dest / QUIZ_KEY).write_text(quiz_key(lang), encoding="utf-8")
+    write_exports(lang, dest / "quizzes")
     (dest / "README.md").write_text(readme(lang, entries), encoding="utf-8")
     return zip_pack(dest, out / f"beyond-accuracy-instructor-{lang}.zip")
 
@@ -145,12 +170,27 @@ def zip_pack(folder: Path, target: Path) -> Path:
     return target
 
 
-def build_packs(langs: list[str] | None = None, root: Path = BUILD) -> list[Path]:
-    """The student notebooks and answer keys of the languages (written afresh), then their packs."""
+def build_packs(langs: list[str] | None = None, root: Path = BUILD, handouts: bool = True) -> list[Path]:
+    """The student notebooks and answer keys of the languages (written afresh), the handouts where
+    Chromium is installed (``handouts``), then their packs."""
     langs = langs or languages()
     publish, keys = root / "publish", root / "answer-keys"
     write_editions(langs, publish=publish, keys=keys)
-    return [build_pack(lang, root / "instructor", publish, keys) for lang in langs]
+    printed = None
+    if handouts:
+        from tools.maintenance.weight import chromium_paths
+        from tools.teaching.handouts import write_handouts
+
+        if all(chromium_paths()):
+            printed = root / HANDOUTS.name
+            for lang in langs:
+                write_handouts(lang, printed / lang)
+        else:
+            print(
+                "no Chromium (apt-get install chromium chromium-driver): the packs have no handouts",
+                file=sys.stderr,
+            )
+    return [build_pack(lang, root / "instructor", publish, keys, printed) for lang in langs]
 
 
 def main(argv=None) -> int:
@@ -158,13 +198,16 @@ def main(argv=None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--lang", action="append", help="only these languages (repeatable)")
+    parser.add_argument(
+        "--no-handouts", action="store_true", help="without the PDF handouts (no Chromium needed)"
+    )
     args = parser.parse_args(argv)
     if exercise_sheets() is None:
         print(
             "tools/teaching/exercise_sheet.py is not there: the packs have no exercise sheets",
             file=sys.stderr,
         )
-    for path in build_packs(args.lang):
+    for path in build_packs(args.lang, handouts=not args.no_handouts):
         print(f"{path.relative_to(ROOT)}  ({path.stat().st_size / 1e6:.1f} MB)")
     return 0
 
