@@ -91,7 +91,7 @@ def test_an_exercise_sheet_handout_holds_the_sheet(browser, handouts, lang):
         pytest.skip("tools/teaching/exercise_sheet.py is not there")
     problems = []
     for number in sheets:
-        page = root / "decks" / f"lab{number}-exercises.html"
+        page = root / "decks" / "sheets" / f"lab{number}-exercises.html"
         pdf = root / "pdf" / f"lab{number}-exercises.pdf"
         assert pdf in written and pdf.exists(), f"{lang}: no handout for lab {number}'s sheet"
         printed = " ".join(p.extract_text() for p in pypdf.PdfReader(pdf).pages)

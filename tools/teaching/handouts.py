@@ -116,7 +116,8 @@ def exercise_sheets(lang: str) -> dict[int, object]:
 
 def write_handouts(lang: str, dest: Path | None = None, decks: Path | None = None) -> list[Path]:
     """The handouts of one language into dest/ (default _build/handouts/<lang>/): the decks
-    (written afresh into ``decks``, or a temporary folder) and the exercise sheets, printed."""
+    (written afresh into ``decks``, or a temporary folder) and the exercise sheets (as HTML pages
+    in ``decks/sheets/``), printed."""
     dest = Path(dest or HANDOUTS / lang)
     written = []
     with tempfile.TemporaryDirectory(prefix="ba-handouts-") as tmp:
@@ -125,11 +126,12 @@ def write_handouts(lang: str, dest: Path | None = None, decks: Path | None = Non
         decks_written = write_decks(lang, folder)
         pages = []
         for number, sheet in sorted(exercise_sheets(lang).items()):
-            page = folder / f"lab{number}-exercises.html"
+            page = folder / "sheets" / f"lab{number}-exercises.html"
+            page.parent.mkdir(parents=True, exist_ok=True)
             page.write_text(sheet_html(sheet(number, lang), lang), encoding="utf-8")
             pages.append(page)
         if pages:
-            write_math_font((p.read_text(encoding="utf-8") for p in pages), folder / SHEET_FONT)
+            write_math_font((p.read_text(encoding="utf-8") for p in pages), folder / "sheets" / SHEET_FONT)
         with browser() as driver:
             for deck in decks_written:
                 url = deck.resolve().as_uri() + "?print-pdf"
