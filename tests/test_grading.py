@@ -28,8 +28,7 @@ import pandas as pd
 import pytest
 
 from beyond_accuracy import LANGUAGES, term
-from beyond_accuracy.checks import lab2, lab4
-from beyond_accuracy.checks._engine import exercises_of
+from beyond_accuracy.checks._engine import lab_exercises as definitions
 from tools.project import ROOT
 from tools.teaching.grading import kernel_side, report, trial
 from tools.teaching.grading.core import (
@@ -182,7 +181,7 @@ ANSWERS = [
 
 @pytest.mark.parametrize("answer", ANSWERS, ids=repr)
 def test_a_number_answer_out_of_the_kernel_gets_the_checks_own_verdict(answer):
-    exercise = exercises_of(lab2.check)["tau_star"]
+    exercise = definitions(2)["tau_star"]
     reference = exercise.reference()
     direct = exercise.grade(answer)
     judged = exercise.judge(_round_trip(answer), reference)
@@ -190,7 +189,7 @@ def test_a_number_answer_out_of_the_kernel_gets_the_checks_own_verdict(answer):
 
 
 def test_a_0d_array_and_a_fraction_are_right_answers():
-    exercise = exercises_of(lab2.check)["tau_star"]
+    exercise = definitions(2)["tau_star"]
     for answer in (np.array(25 / 135), Fraction(25, 135), np.float64(25 / 135), np.sum(np.array([25 / 135]))):
         assert exercise.grade(answer).status == CORRECT
         assert exercise.judge(_round_trip(answer), exercise.reference()).status == CORRECT
@@ -211,7 +210,7 @@ def test_a_0d_array_and_a_fraction_are_right_answers():
     ids=repr,
 )
 def test_a_choice_answer_out_of_the_kernel_gets_the_checks_own_verdict(answer):
-    exercise = exercises_of(lab2.check)["best_lever"]
+    exercise = definitions(2)["best_lever"]
     table = pd.DataFrame(
         {"tp": [30, 40, 42, 41], "fp": [5, 60, 200, 150], "fn": [20, 10, 8, 9], "f1": [0.7, 0.5, 0.3, 0.35]},
         index=["baseline", "tuned_threshold", "class_weights", "smote_pipeline"],
@@ -225,11 +224,11 @@ def test_the_reference_is_plain_data_for_every_exercise_of_labs_2_and_4():
     """The reference crosses from the answer key's kernel as JSON: it must survive the trip."""
     table = pd.DataFrame({"tp": [1, 2], "fp": [3, 1], "fn": [2, 1], "f1": [0.3, 0.6], "recall": [0.3, 0.6]})
     table.index = ["baseline", "tuned_threshold"]
-    exercise = exercises_of(lab2.check)["best_lever"]
+    exercise = definitions(2)["best_lever"]
     reference = exercise.reference(table, {"c_tp": 10, "c_fp": 25, "c_fn": 120}, 100)
     assert _round_trip(reference.expected) == reference.expected
     assert [(k, _round_trip(v)) for k, v in reference.mistakes] == list(reference.mistakes)
-    pain = exercises_of(lab4.check)["qwk_by_hand"]
+    pain = definitions(4)["qwk_by_hand"]
     counts = pd.DataFrame([[6, 2, 0], [1, 5, 1], [1, 1, 3]])
     value = pain.reference(counts).expected
     assert _round_trip(value) == pytest.approx(value, abs=1e-15)
@@ -286,7 +285,7 @@ def test_the_engine_no_longer_claims_its_answers_are_unreachable():
 
 def _rows():
     names = [e["name"] for e in lab_exercises(2, "it")]
-    pts = {n: exercises_of(lab2.check)[n].points for n in names}
+    pts = {n: definitions(2)[n].points for n in names}
 
     def verdicts(**statuses):
         out = []
