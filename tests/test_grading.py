@@ -283,6 +283,9 @@ def test_the_engine_no_longer_claims_its_answers_are_unreachable():
 # Fast: what the grader writes, in the class's language
 
 
+LAB2_TOTAL = sum(e.points for e in definitions(2).values())  # the points follow each exercise's effort
+
+
 def _rows():
     names = [e["name"] for e in lab_exercises(2, "it")]
     pts = {n: definitions(2)[n].points for n in names}
@@ -303,18 +306,19 @@ def _rows():
         return out
 
     anna = Row("Anna Rossi_1234567_assignsubmission_file/lab.ipynb", "Anna Rossi", "1234567", "moodle")
-    anna.verdicts, anna.max_total = verdicts(), 4
+    total = sum(pts.values())
+    anna.verdicts, anna.max_total = verdicts(), total
     carla = Row("verdicarla_123456_7890123_lab.ipynb", "verdicarla", "123456", "canvas")
-    carla.verdicts, carla.max_total = verdicts(tau_star=NOT_YET), 4
+    carla.verdicts, carla.max_total = verdicts(tau_star=NOT_YET), total
     carla.verdicts[0].inputs_differed = True
     dario = Row("dario.neri/lab.ipynb", "dario.neri", "", "folder")
-    dario.verdicts, dario.max_total = verdicts(tau_star=ERROR, best_lever=NOT_YET), 4
+    dario.verdicts, dario.max_total = verdicts(tau_star=ERROR, best_lever=NOT_YET), total
     dario.events = [
         Event("error", 5, 5, "ZeroDivisionError", "division by zero"),
         Event("error", 17, 17, "NameError", "x"),
     ]
     pdf = Row("notes.pdf", "notes", "", "file", status=NOT_NOTEBOOK, detail="pdf")
-    pdf.verdicts, pdf.max_total = [Verdict(n, "missing", 0, pts[n]) for n in names], 4
+    pdf.verdicts, pdf.max_total = [Verdict(n, "missing", 0, pts[n]) for n in names], total
     for row in (anna, carla, dario, pdf):
         row.total = sum(v.points for v in row.verdicts)
     return [anna, carla, dario, pdf]
@@ -359,15 +363,19 @@ def test_grades_summary_feedback_and_lms_files_in_the_class_language(tmp_path):
     assert (anna["Identifier"], anna["Email address"], anna["Grade"]) == (
         "Participant 1234567",
         "anna.rossi@uni.it",
-        "4",
+        str(LAB2_TOTAL),
     )
     assert next(r for r in moodle if r["Full name"] == "Elena Bruni")["Grade"] == ""
     with open(out / "canvas-grades.csv", encoding="utf-8") as f:
         canvas = list(csv.reader(f))
     assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Laboratorio 2"]
-    assert canvas[1][0] == "Points Possible" and canvas[1][5] == "4"
+    assert canvas[1][0] == "Points Possible" and canvas[1][5] == str(LAB2_TOTAL)
     carla = next(r for r in canvas if r[0] == "Verdi, Carla")
-    assert (carla[1], carla[2], carla[5]) == ("123456", "S2", "3")
+    assert (carla[1], carla[2], carla[5]) == (
+        "123456",
+        "S2",
+        str(LAB2_TOTAL - definitions(2)["tau_star"].points),
+    )
     feedback = (out / "feedback" / "dario-neri.md").read_text(encoding="utf-8")
     assert "La cella [17] ha dato l'errore NameError" in feedback
     assert "Alcune celle hanno dato errori: [5] ZeroDivisionError" in feedback
@@ -526,9 +534,9 @@ def test_endless_and_dying_notebooks_are_stopped_and_their_later_answers_count(g
 def test_the_lms_files_name_the_students_of_moodle_and_canvas(grades):
     with open(grades["out"] / "moodle-grades.csv", encoding="utf-8") as f:
         moodle = {r["Full name"]: r for r in csv.DictReader(f)}
-    assert (
-        moodle["Anna Rossi"]["Identifier"] == "Participant 1234567" and moodle["Anna Rossi"]["Grade"] == "4"
-    )
+    assert moodle["Anna Rossi"]["Identifier"] == "Participant 1234567" and moodle["Anna Rossi"][
+        "Grade"
+    ] == str(LAB2_TOTAL)
     with open(grades["out"] / "canvas-grades.csv", encoding="utf-8") as f:
         canvas = {r[0]: r for r in csv.reader(f)}
     assert canvas["verdicarla"][1] == "123456"
