@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from beyond_accuracy import LANGUAGES, term
+from beyond_accuracy import LANGUAGES, fmt, term
 from beyond_accuracy.checks import _engine, lab1, lab2, lab4, lab5
 from beyond_accuracy.checks._engine import (
     BAD_FORM,
@@ -171,6 +171,7 @@ def test_a_kappa_typed_as_a_percentage_is_told_so():
     for lang in TWO:
         message = grade(lab4, "qwk_by_hand", 62.18, pain, lang=lang)["message"]
         assert term("check_reason_hundredfold", lang) in message
+        assert term("check_form_between", lang).format(low=fmt(-1, 0, lang=lang), high="1") in message
         assert term("check_decimal_point", lang) not in message
 
 

@@ -340,7 +340,7 @@ class Exercise:
         if self.proportion:
             return term("check_form_proportion", lang)
         if self.bounds is not None:
-            low, high = (fmt(b, lang=lang) for b in self.bounds)
+            low, high = (fmt(b, 0 if float(b).is_integer() else 3, lang=lang) for b in self.bounds)
             return term("check_form_between", lang).format(low=low, high=high)
         return term("check_form_number", lang)
 
