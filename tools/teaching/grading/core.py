@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import importlib
 import json
 import re
 import tempfile
@@ -98,10 +97,6 @@ def lab_source(lab: int, lang: str) -> Path:
     if not found:
         raise ValueError(f"no lab {lab} in labs/{lang}/")
     return found[0]
-
-
-def _checker(lab: int):
-    return importlib.import_module(f"beyond_accuracy.checks.lab{int(lab)}").check
 
 
 def exercise_definitions(lab: int) -> dict:
