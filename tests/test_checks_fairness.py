@@ -271,6 +271,13 @@ def test_points_follow_the_effort_in_every_lab():
     four = lab_exercises(4)
     assert four["qwk_by_hand"].points > four["qwk_pick"].points == four["accuracy_pick"].points == 1
     assert lab_exercises(2)["tau_star"].points > lab_exercises(2)["best_lever"].points
+    # as the README says: lab 2 is 3 + 3 + 2, lab 4 is 1 + 1 + 3 + 3
+    assert {n: e.points for n, e in lab_exercises(2).items()} == {
+        "tau_star": 3,
+        "precision_screening": 3,
+        "best_lever": 2,
+    }
+    assert sorted(e.points for e in four.values()) == [1, 1, 3, 3]
     for lab in range(1, 6):
         for name, exercise in lab_exercises(lab).items():
             assert exercise.points == EFFORT_POINTS[exercise.effort], (lab, name)
