@@ -186,6 +186,8 @@ def test_the_scan_finds_a_variant():
     )
     assert re.search(SETTLED["fi"][4][0], "SMOTE-menetelmällä koulutettua mallia")
     assert not re.search(SETTLED["fi"][4][0], "ikä, koulutus, naisen ammatti")
+    assert re.search(SETTLED["fi"][6][0], "odotettu kustannus koskemattomalla testiaineistolla")
+    assert re.search(SETTLED["fi"][10][0], "todennäköisyydet ylittävät puolikkaan kohdassa 4")
     assert re.search(SETTLED["es"][11][0], "es el **efecto espectro** (*spectrum effect*)")
     assert not re.search(SETTLED["es"][11][0], "es el **efecto de espectro** (*spectrum effect*)")
     assert re.search(SETTLED["pt"][10][0], "(o efeito espectro, {cite:p}")
