@@ -75,6 +75,10 @@ def test_lab5_loss_by_hand_to_the_stated_decimals():
         assert grade(lab5, "loss_by_hand", answer)["status"] == CORRECT, answer
     assert grade(lab5, "loss_by_hand", 1.7)["status"] == NOT_YET
     assert grade(lab5, "loss_by_hand", 2)["status"] == NOT_YET  # a Python int where a float is asked
+    whole_valued = Exercise(
+        "x", "number", lambda: 2.0, hint=lab5.loss_by_hand.hint, skill=lab5.loss_by_hand.skill, decimals=2
+    )
+    assert whole_valued.grade(2).status == CORRECT and whole_valued.grade(np.int64(2)).status == CORRECT
     for lang in TWO:
         assert grade(lab5, "loss_by_hand", 1.6, lang=lang)["message"].startswith("✅")
 
