@@ -18,8 +18,8 @@ must be exact. The same rule recognises a mistake, and a percentage (100 times a
 exercise or one of its mistakes has).
 
 **One scale of points** (:data:`EFFORT_POINTS`): an exercise states its ``effort`` (``"read"`` a
-result off a printed table, ``"compute"`` it in code, ``"derive"`` it by hand from a formula) and its points
-follow; the grader and the exercise sheet read :attr:`Exercise.points`.
+result off a printed table, ``"compute"`` it in code, ``"derive"`` it by hand from a formula)
+and its points follow; the grader and the exercise sheet read :attr:`Exercise.points`.
 
 **What is and is not protected.** The check object and its functions hold no exercise:
 ``dir(check)`` lists the checks' names, ``check.<name>`` is a function whose closure holds two
@@ -28,9 +28,9 @@ that leads to an exercise (``check.counts.__closure__``, ``check._Checker__regis
 former ``exercises_of(check)`` give nothing). The exercises are found at call time in this
 module's private table. That is *not* a secret, and it is not meant to be one: the check in the
 student's notebook must compute the expected value from the student's inputs, so the code that
-computes it is installed in that kernel, reachable from it by Python's introspection (``check.counts.__globals__`` is this
-module; ``beyond_accuracy.checks.lab1.counts.expected(...)`` and :func:`lab_exercises` are
-public), and readable in the package's open source. The in-notebook checks are for learning.
+computes it is installed in that kernel, reachable from it by Python's introspection
+(``check.counts.__globals__`` is this module; ``beyond_accuracy.checks.lab1.counts.expected(...)``
+and :func:`lab_exercises` are public), and readable in the package's open source. The in-notebook checks are for learning.
 Grading does not rely on them: the grader (``tools/teaching/grading``) runs a submission with
 these checks replaced by recorders that know no answer (and this module replaced by one without
 exercises), takes the answers out of the kernel as plain data, and judges them in its own process
