@@ -37,6 +37,8 @@ SETTLED = {
         ),
         (r"(?i)\bporzione di calibrazione\b", "insieme di calibrazione"),
         (r"(?i)\bdifficoltà genuina\b", "difficoltà reale"),
+        (r"(?i)\b(?:il|un|suo|del|al|nel|dal) recall\b", "la recall (femminile, come la precision)"),
+        (r"(?i)\blog loss\b", "log-loss"),
     ],
     "es": [
         (r"desviaci[oó]n est[aá]ndar", "desviación típica"),
