@@ -41,7 +41,7 @@ def test_there_is_a_script_per_figure():
 
 def test_committed_figures_are_up_to_date(rendered):
     _, written = rendered
-    assert len(written) == len(scripts()) * len(languages())
+    assert len(written) == 2 * len(scripts()) * len(languages())  # each figure and its slide version
     assert_up_to_date(written)
 
 
