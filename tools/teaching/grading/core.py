@@ -970,7 +970,10 @@ def grade_folder(
         except Exception as error:  # one file the grader cannot handle never costs the others their row
             if reference_future.done() and reference_future.exception() is not None:
                 raise
-            row.status, row.detail = COULD_NOT_RUN, f"the grader failed: {type(error).__name__}: {error}"[:300]
+            row.status, row.detail = (
+                COULD_NOT_RUN,
+                f"the grader failed: {type(error).__name__}: {error}"[:300],
+            )
             row = _empty_verdicts(row, lab_exercises(lab, lang), exercise_definitions(lab))
         done[0] += 1
         progress(f"[{done[0]}/{total}] {item.rel}: {reporting.short_status(row)} ({row.wall:.0f} s)")
