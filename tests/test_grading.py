@@ -286,7 +286,7 @@ def test_a_submissions_kernel_sees_neither_the_answer_keys_nor_the_classmates_no
     code = (
         "import os, sys, beyond_accuracy\n"
         "print(sorted(os.listdir(sys.argv[1])), sorted(os.listdir(sys.argv[2])), "
-        "os.path.exists(sys.argv[3]))"
+        "os.path.exists(sys.argv[3]), len([p for p in os.listdir('/proc') if p.isdigit()]) < 5)"
     )
     sandbox = submission_sandbox((classmates,))
     checks = ROOT / "src" / "beyond_accuracy" / "checks" / "lab2.py"
@@ -297,7 +297,8 @@ def test_a_submissions_kernel_sees_neither_the_answer_keys_nor_the_classmates_no
         text=True,
     )
     assert found.returncode == 0, found.stderr[-500:]
-    assert found.stdout.strip() == "[] [] False"  # labs/ (the answer keys) and the classmates: empty
+    # labs/ (the answer keys) and the classmates: empty; the checks' source gone; no other process
+    assert found.stdout.strip() == "[] [] False True"
 
 
 def test_a_report_is_read_as_data_only():

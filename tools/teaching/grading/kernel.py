@@ -124,8 +124,7 @@ def kernel_command(read_only: list[Path], level: str | None = None, hidden: list
         hide = [str(Path(p).resolve()) for p in dict.fromkeys(hidden) if Path(p).is_dir()]
         return [
             unshare,
-            "-rmnpf",
-            "--kill-child",
+            *_NAMESPACES,
             "sh",
             "-c",
             _MOUNT_SCRIPT,
