@@ -81,6 +81,7 @@ SETTLED = {
         (r"(?i)\befeito espectro\b", "efeito de espectro (como viés de espectro)"),
         (r"(?i)\b(?:é|uma)\s+anedota\b", "evidência anedótica (anedota é piada)"),
         (r"(?i)\bparti[çc][ãa]o de calibra", "conjunto de calibração"),
+        (r"(?i)\bkappa não ponderado\b", "kappa sem ponderação"),
     ],
     "fi": [
         (r"vedonlyöntisuhte", "vetosuhde"),
