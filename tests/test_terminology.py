@@ -95,9 +95,6 @@ PENDING = {
     ("chapters/pt/02-imbalance.md", SETTLED["pt"][5][0]): 3,
     ("chapters/pt/03-calibration.md", SETTLED["pt"][5][0]): 1,
     ("labs/pt/02-fraud-desk-lab.md", SETTLED["pt"][5][0]): 1,
-    ("chapters/es/01-confusion-matrix.md", SETTLED["es"][11][0]): 2,
-    ("labs/es/01-screening-lab.md", SETTLED["es"][11][0]): 1,
-    ("chapters/es/01-confusion-matrix.md", SETTLED["es"][12][0]): 2,
     ("chapters/pt/01-confusion-matrix.md", SETTLED["pt"][10][0]): 2,
     ("labs/pt/01-screening-lab.md", SETTLED["pt"][10][0]): 1,
 }
