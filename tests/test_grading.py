@@ -370,7 +370,7 @@ def test_grades_summary_feedback_and_lms_files_in_the_class_language(tmp_path):
     carla = next(r for r in canvas if r[0] == "Verdi, Carla")
     assert (carla[1], carla[2], carla[5]) == ("123456", "S2", "3")
     feedback = (out / "feedback" / "dario-neri.md").read_text(encoding="utf-8")
-    assert "La cella [17] ha dato l'errore NameError" in feedback
+    assert "La cella [17] ha dato l’errore NameError" in feedback
     assert "Alcune celle hanno dato errori: [5] ZeroDivisionError" in feedback
     html = (out / "feedback" / "dario-neri.html").read_text(encoding="utf-8")
     assert (
