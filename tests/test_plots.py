@@ -1103,6 +1103,7 @@ def test_course_style_restores_its_settings_but_keeps_interactive_mode_as_the_bl
     mpl.interactive(False)
 
 
+@pytest.mark.slow  # starts a kernel and executes a notebook
 def test_in_a_new_kernel_a_figure_after_the_first_course_figure_still_shows():
     """The student's case: in a new Jupyter kernel the first figure is drawn in the course style;
     a figure made in a later cell, and the first cell run again, must still appear."""

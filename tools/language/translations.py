@@ -177,6 +177,12 @@ def status(root: Path = ROOT, langs: list[str] | None = None) -> list[Status]:
     return out
 
 
+def report_lines(root: Path = ROOT) -> list[str]:
+    """One line per translated page that is not up to date (what ``make translations`` prints and
+    the test suite's summary repeats)."""
+    return [s.line() for s in status(root) if s.state != "up to date"]
+
+
 def record(root: Path = ROOT, langs: list[str] | None = None, paths: list[str] | None = None) -> list[str]:
     """Record the selected translated pages (default: all) as up to date with today's English.
     ``paths`` may name English or translated pages. Returns the translated paths whose record changed."""
