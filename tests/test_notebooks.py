@@ -15,6 +15,7 @@ import pytest
 
 from beyond_accuracy import fmt
 from beyond_accuracy.datasets import twenty_patients
+from tools import myst
 from tools.book.notebooks import merge_streams, notebook_command
 from tools.language.translations import status
 from tools.project import ROOT, first_cell, languages, notebook_sources, reference_language
@@ -386,24 +387,22 @@ def test_a_figure_of_another_language_is_seen():
 
 
 def headings(nb) -> list[int]:
-    levels = []
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            text = re.sub(r"^(`{3,}|:{3,}).*?^\1\s*$", "", cell.source, flags=re.S | re.M)
-            levels += [len(m) for m in re.findall(r"^(#{1,6}) ", text, re.M)]
-    return levels
+    """The levels of the prose's headings, where myst-parser finds them (tools/myst.py)."""
+    return [h.level for c in nb.cells if c.cell_type == "markdown" for h in myst.headings(c.source)]
+
+
+DIRECTIVES = ("exercise", "solution", "figure", "warning", "note", "admonition", "important", "tip")
 
 
 def directives(nb) -> list[str]:
-    names = []
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            names += re.findall(
-                r"^(?:`{3,}|:{3,})\{(exercise|solution|figure|warning|note|admonition|important|tip)\}",
-                cell.source,
-                re.M,
-            )
-    return names
+    """The exercises, solutions, figures and admonitions of the prose, nested ones too, in order."""
+    return [
+        b.name
+        for c in nb.cells
+        if c.cell_type == "markdown"
+        for b in myst.walk(c.source)
+        if b.name in DIRECTIVES
+    ]
 
 
 @pytest.mark.parametrize("kind_name", sorted(by_name()), ids=lambda k: f"{k[0]}/{k[1]}")
