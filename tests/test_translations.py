@@ -6,6 +6,7 @@ page may be behind on main, as the README promises) does not decide these tests.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -214,12 +215,14 @@ def test_the_build_stages_the_notice_only_on_pages_that_are_behind(tmp_path, mon
     ],
 )
 def test_make_translations_passes_its_options(args, expected):
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "LANG")}
     out = subprocess.run(
         ["make", "-n", "--no-print-directory", "translations", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=True,
+        env=env,
     ).stdout
     command = [line for line in out.splitlines() if "tools.language.translations" in line]
     assert len(command) == 1 and expected in " ".join(command[0].split())
