@@ -8,19 +8,18 @@ BA_REQUIRE_BROWSER=1, which turns the skip into a failure.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import http.server
 import os
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
-from pages import settle, without_math
+from pages import settle
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
+from tools.maintenance.weight import chromium_paths
+
+CHROMIUM, CHROMEDRIVER = chromium_paths()
 NO_BROWSER = (
     "no headless Chromium: install Debian's chromium and chromium-driver "
     "(apt-get install chromium chromium-driver; bash .ci/run does) to run the browser tests"
@@ -62,28 +61,11 @@ def served_site(request):
 
 
 def make_driver(profile: Path):
-    """A headless Chromium with no network but 127.0.0.1 and the console log kept."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
+    """A headless Chromium with no network but 127.0.0.1 and the console log kept (the one
+    tools/maintenance/weight.py measures page weight with)."""
+    from tools.maintenance.weight import headless_chromium
 
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-        f"--user-data-dir={profile}",
-    ):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    return headless_chromium(profile)
 
 
 @pytest.fixture(scope="session")
@@ -91,7 +73,6 @@ def browser(tmp_path_factory):
     """One headless Chromium per worker, with no network but 127.0.0.1 and the console log kept."""
     _require_browser()
     driver = make_driver(tmp_path_factory.mktemp("chromium"))
-    driver.execute_cdp_cmd("Network.enable", {})  # for open_page(math=False)
     yield driver
     driver.quit()
 
@@ -105,17 +86,13 @@ def site_root(served_site, request) -> Path:
 @pytest.fixture(scope="session")
 def open_page(browser, served_site):
     """``open_page("it/chapters/it/01-confusion-matrix.html", width=390)`` loads a page of the
-    served site in a window of that width (height 844 below 500 px, else 900), waits for MathJax
-    and the fonts, and returns the driver; the console log holds what this page logged.
-    ``math=False`` blocks MathJax (pages.without_math), half the load and layout time of a chapter
-    page: for the tests of a page's explorers, quiz, language switcher and sidebar toggles, which
-    hold no math (the site-wide tests load every page whole)."""
+    served site in a window of that width (height 844 below 500 px, else 900), waits for the
+    fonts, and returns the driver; the console log holds what this page logged."""
 
-    def go(path: str, width: int = 1366, height: int | None = None, math: bool = True):
+    def go(path: str, width: int = 1366, height: int | None = None):
         browser.set_window_size(width, height or (844 if width < 500 else 900))
         browser.get_log("browser")  # what earlier pages logged is theirs, not this page's
-        with contextlib.nullcontext() if math else without_math(browser):
-            browser.get(served_site + path.lstrip("/"))
+        browser.get(served_site + path.lstrip("/"))
         settle(browser)
         return browser
 

@@ -5,7 +5,6 @@ Also used by tools/site_audit.py, which measures the same things on a built site
 
 from __future__ import annotations
 
-import contextlib
 import time
 from pathlib import Path
 
@@ -66,29 +65,12 @@ def wait_for(browser, script: str, timeout: float = 5.0, interval: float = 0.05)
     return value
 
 
-MATHJAX = "*/tex-chtml.js"  # what sphinx-mathjax-offline serves (tools/book/sphinx/reader_site.py)
-
-
-@contextlib.contextmanager
-def without_math(browser):
-    """The pages loaded inside this block get no MathJax, a page that a click leads to too (the
-    blocked request is in the console log, as an error naming tex-chtml.js). The browser must
-    have sent Network.enable (the ``browser`` fixture does)."""
-    browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [MATHJAX]})
-    try:
-        yield browser
-    finally:
-        browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
-
-
 def settle(browser, timeout: float = 10.0) -> None:
-    """Wait until MathJax (when the page has it) has typeset and the fonts are loaded."""
+    """Wait until the fonts are loaded (the formulas' width depends on the math font)."""
     browser.set_script_timeout(timeout)
     browser.execute_async_script(
         "const done = arguments[arguments.length - 1];"
-        "const mj = window.MathJax && MathJax.startup && MathJax.startup.promise;"
-        "Promise.all([mj || null, document.fonts ? document.fonts.ready : null])"
-        ".then(() => done(true), () => done(false));"
+        "(document.fonts ? document.fonts.ready : Promise.resolve()).then(() => done(true), () => done(false));"
     )
 
 
@@ -196,25 +178,10 @@ def widgets_on_screen(browser, timeout: float = 20.0) -> list[str]:
     return browser.execute_script(_WIDGETS_ON_SCREEN)
 
 
-_WEIGHT = """
-const nav = performance.getEntriesByType('navigation')[0];
-const res = performance.getEntriesByType('resource');
-const items = [{name: location.pathname, size: nav ? nav.encodedBodySize : 0}].concat(
-  res.map(r => ({name: r.name, size: r.encodedBodySize})));
-return items;
-"""
-
-
 def page_weight(browser, url: str) -> tuple[int, list[dict]]:
     """Bytes a page loads with an empty cache (the document and every resource, as served: the
-    test server does not compress), with the list of resources."""
-    browser.execute_cdp_cmd("Network.enable", {})
-    browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
-    try:
-        browser.get(url)
-        settle(browser)
-        time.sleep(0.5)
-        items = browser.execute_script(_WEIGHT)
-    finally:
-        browser.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": False})
-    return sum(i["size"] for i in items), items
+    test server does not compress), with the list of resources (tools/maintenance/weight.py)."""
+    from tools.maintenance.weight import weigh
+
+    page = weigh(browser, url, width=browser.get_window_size()["width"])
+    return page["bytes"], [{"name": r["url"], "size": r["size"]} for r in page["resources"]]

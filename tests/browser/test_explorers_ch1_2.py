@@ -45,7 +45,7 @@ arguments[0].dispatchEvent(new Event('input', {bubbles: true}));
 
 
 def open_explorers(open_page, path):
-    driver = open_page(path, math=False)
+    driver = open_page(path)
     WebDriverWait(driver, 20).until(
         lambda d: d.execute_script(
             "const w = [...document.querySelectorAll('.ba-widget')];"

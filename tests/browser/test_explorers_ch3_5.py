@@ -155,7 +155,7 @@ CHECKS = {"calibration": check_calibration, "kappa": check_kappa, "review": chec
     ("module", "page", "lang"), CASES, ids=[f"{lang}-{m}-{p.split('/')[0]}" for m, p, lang in CASES]
 )
 def test_the_explorer_computes_what_python_computes(open_page, module, page, lang):
-    driver = open_page(page_path(page, lang), math=False)
+    driver = open_page(page_path(page, lang))
     host, data = mounted(driver, module)
     root = host.find_element(By.CSS_SELECTOR, ".ba-explorer")
     assert root.get_attribute("lang") == lang

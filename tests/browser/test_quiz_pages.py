@@ -67,7 +67,7 @@ def expect_feedback(state, lang, option):
 
 @pytest.mark.parametrize(("chapter", "lang"), in_turn(chapters()).items())
 def test_the_quiz_of_every_chapter_answers_each_choice(open_page, lang, chapter):
-    browser = open_page(f"{lang}/chapters/{lang}/{chapter}.html", width=PHONE, math=False)
+    browser = open_page(f"{lang}/chapters/{lang}/{chapter}.html", width=PHONE)
     quiz = WebDriverWait(browser, 20).until(
         lambda d: d.find_element(By.CSS_SELECTOR, f'.ba-quiz[data-chapter="{chapter}"]')
     )

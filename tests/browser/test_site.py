@@ -17,7 +17,6 @@ from pages import (
     site_pages,
     wait_for,
     widgets_on_screen,
-    without_math,
 )
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -126,10 +125,9 @@ def test_switcher_leads_to_the_same_page(open_page, served_site, lang):
     path = f"{lang}/" + PAGE_TYPES["chapter"].format(lang=lang)
     for width in (390, 1366):
         target = others[(LANGS.index(lang) + (width == 390)) % len(others)]
-        browser = open_page(path, width=width, math=False)  # the switcher holds no math
-        with without_math(browser):  # nor does the page it leads to need any
-            browser.find_element(By.CSS_SELECTOR, f'.ba-language-switcher a[hreflang="{target}"]').click()
-            wait_for(browser, f"return document.documentElement.lang.startsWith('{target}')")
+        browser = open_page(path, width=width)
+        browser.find_element(By.CSS_SELECTOR, f'.ba-language-switcher a[hreflang="{target}"]').click()
+        wait_for(browser, f"return document.documentElement.lang.startsWith('{target}')")
         assert browser.current_url == served_site + _page_for(path, lang, target)
         assert browser.execute_script("return document.documentElement.lang").startswith(target)
 
@@ -178,7 +176,7 @@ def _click_visible(browser, selector):
 @pytest.mark.parametrize("width", [390, 768])
 @pytest.mark.parametrize("lang", ["en", "fi"])
 def test_sidebars_open_on_narrow_screens(open_page, lang, width):
-    browser = open_page(f"{lang}/" + PAGE_TYPES["chapter"].format(lang=lang), width=width, math=False)
+    browser = open_page(f"{lang}/" + PAGE_TYPES["chapter"].format(lang=lang), width=width)
     for toggle, dialog in (
         (".primary-toggle", "#pst-primary-sidebar-modal"),
         (".secondary-toggle", "#pst-secondary-sidebar-modal"),

@@ -8,8 +8,10 @@ What goes on a slide is marked in the chapter's source, the same way in every la
   is a slide, under the title of its section.
 A title slide with the chapter's title opens the deck. Numbers are the executed notebook's glued
 values, text is converted like the notebooks' (tools/editions/derive.py), formulas become MathML
-(latex2mathml, so no script and no CDN), figures are embedded, and reveal.js comes from the
-sphinx-revealjs package on the package index: a deck needs only the ``revealjs/`` folder beside it.
+as on the site (tools/book/sphinx/mathml.py: no script, no CDN; the decks' math font,
+``revealjs/ba-math.woff2``, is cut down to the characters of a language's decks), figures are
+embedded, and reveal.js comes from the sphinx-revealjs package on the package index: a deck needs
+only the ``revealjs/`` folder beside it.
 
     python -m tools.teaching.slides           # every chapter and language -> _build/slides/<lang>/
 """
@@ -26,11 +28,11 @@ from importlib import resources
 from pathlib import Path
 
 import nbformat
-from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from beyond_accuracy.language import term
+from tools.book.sphinx.mathml import FONT_FILE, FONT_NAME, latex_to_mathml, write_math_font
 from tools.editions.derive import KEY, Block, Converter, Page, glue_texts, parse_blocks
 from tools.project import BUILD, ROOT, config, languages
 
@@ -65,7 +67,7 @@ def _markdown() -> MarkdownIt:
 
     def math(display):
         def render(self, tokens, idx, options, env):
-            return latex_to_mathml(tokens[idx].content.strip(), display=display)
+            return latex_to_mathml(tokens[idx].content.strip(), display=display == "block")
 
         return render
 
@@ -158,6 +160,7 @@ STYLE = """
 .reveal .caption { font-size: 0.6em; color: #555; }
 .reveal section.predict { border-left: 0.4em solid #2e7d32; padding-left: 0.8em; }
 .reveal section.predict h3 { color: #2e7d32; }
+.reveal math { font-family: "BA Math", math; }
 .reveal math[display="block"] { font-size: 1.1em; margin: 0.8em 0; max-width: 100%; overflow-x: auto; }
 .reveal section.marked math[display="block"] { font-size: 0.9em; }
 .reveal .course { font-size: 0.6em; color: #555; }
@@ -192,7 +195,8 @@ def deck_html(src: Path, reveal: str = "revealjs") -> str:
 <link rel="stylesheet" href="{reveal}/dist/reset.css">
 <link rel="stylesheet" href="{reveal}/dist/reveal.css">
 <link rel="stylesheet" href="{reveal}/dist/theme/white.css">
-<style>{STYLE}</style>
+<style>@font-face {{ font-family: "{FONT_NAME}"; src: url("{reveal}/{FONT_FILE}") format("woff2"); }}
+{STYLE}</style>
 </head>
 <body>
 <div class="reveal"><div class="slides">
@@ -238,6 +242,7 @@ def write_decks(lang: str, dest: Path) -> list[Path]:
         path = dest / deck_name(src)
         path.write_text(deck_html(src), encoding="utf-8")
         written.append(path)
+    write_math_font((p.read_text(encoding="utf-8") for p in written), dest / "revealjs")
     return written
 
 

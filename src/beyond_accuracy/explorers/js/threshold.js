@@ -2,6 +2,18 @@
 // the confusion matrix, precision, recall, F1, F2 and MCC, and the point of t on the ROC and
 // precision-recall curves of the same scores. data: {y, scores, threshold: {min, max, step, value},
 // threshold_digits, labels, number_style}.
+
+// The precision-recall curve as steps (points in increasing recall): precision jumps first, then
+// recall moves, so each recall interval carries the precision at its upper end and the area under
+// the drawing is the average precision. This is how plot_pr and scikit-learn's
+// PrecisionRecallDisplay draw it (drawstyle="steps-post" on recall falling); straight segments
+// between the points would draw the trapezoid, precisions that no threshold achieves.
+function baPrSteps(points) {
+  const out = points.slice(0, 1);
+  for (let k = 1; k < points.length; k++) out.push([points[k - 1][0], points[k][1]], points[k]);
+  return out;
+}
+
 export default {
   render({ model, el }) {
     const { data, style, L, root } = baStart(el, model);
@@ -25,7 +37,7 @@ export default {
     const pr = baPlot({ xLabel: L("recall_axis"), yLabel: L("precision_axis"), label: L("pr_curve"), fmt: f1 });
     const prevalence = curves.P / y.length;
     pr.line([[0, prevalence], [1, prevalence]], "ba-ref");
-    pr.line(curves.pr);
+    pr.line(baPrSteps(curves.pr));
     const prPoint = pr.point("pr");
     const summary = baSummary();
     root.append(

@@ -41,7 +41,50 @@
     });
   }
 
+  /* A formula wider than its column scrolls sideways in its box (reader-site.css): a display
+     formula in its div.math, an inline one in itself. Such a box says so: the formula fades out on
+     the side that hides more (.ba-more-left/-right), and the box becomes one tab stop, so that a
+     keyboard can scroll it; a display formula's box is also a group labelled in the page's
+     language (data-ba-label, written by tools/book/sphinx/mathml.py; an inline formula keeps its
+     role of math). A formula that fits is none of this, and no tab stop. Measured again when a box
+     changes size (a phone turned, a folded solution opened) and once the math font has loaded. */
+  function formulaBoxes() {
+    const boxes = Array.from(
+      document.querySelectorAll('.bd-article div.math, .bd-article math:not([display="block"])'),
+    );
+    if (!boxes.length) return;
+    function update(box) {
+      const hidden = box.scrollWidth - box.clientWidth;
+      const scrolls = hidden > 1 && box.clientWidth > 0;
+      box.classList.toggle("ba-scrolls", scrolls);
+      box.classList.toggle("ba-more-left", scrolls && box.scrollLeft > 1);
+      box.classList.toggle("ba-more-right", scrolls && box.scrollLeft < hidden - 1);
+      const labelled = box.tagName.toLowerCase() !== "math";
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        if (labelled) {
+          box.setAttribute("role", "group");
+          box.setAttribute("aria-label", box.dataset.baLabel || "Formula");
+        }
+      } else if (!scrolls && box.hasAttribute("tabindex")) {
+        ["tabindex", "role", "aria-label"].forEach((name) => box.removeAttribute(name));
+      }
+    }
+    const observer =
+      "ResizeObserver" in window
+        ? new ResizeObserver((entries) => entries.forEach((e) => update(e.target)))
+        : null;
+    boxes.forEach((box) => {
+      update(box);
+      if (observer) observer.observe(box);
+      box.addEventListener("scroll", () => update(box), { passive: true });
+    });
+    if (document.fonts) document.fonts.ready.then(() => boxes.forEach(update));
+    window.addEventListener("resize", () => boxes.forEach(update));
+  }
+
   function ready() {
+    formulaBoxes();
     forwardToggles(".primary-toggle");
     forwardToggles(".secondary-toggle");
     keepTargetsBelowHeader();
