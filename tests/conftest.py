@@ -67,12 +67,15 @@ def student_site(tmp_path_factory) -> Path:
 # Tests that build a site, execute notebooks or render every figure are "slow": `make unit` (the
 # workflow's fast job, at most a minute on two cores) leaves them out; `make test` runs everything.
 # Besides the tests that use these fixtures, a test marks itself with @pytest.mark.slow.
-SLOW_FIXTURES = {"site", "student_site", "wheel_python", "rendered"}
+# "editions" derives the student notebook and answer key of all 50 notebooks (shared with the site
+# builds in `make test`, so it costs nothing more there).
+SLOW_FIXTURES = {"site", "student_site", "wheel_python", "rendered", "editions"}
 
 
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "slow: builds a site, executes notebooks or renders every figure (not in `make unit`)"
+        "markers",
+        "slow: builds a site, executes notebooks, renders every figure, derives every edition or fits many models (not in `make unit`)",
     )
     config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
     if config.getoption("nbval", False) or config.getoption("nbval_lax", False):

@@ -1,12 +1,14 @@
 """`make notebooks` on an unchanged tree changes no committed file: under nbval, each notebook's
 re-execution is written as tools.book.notebooks writes it and compared byte for byte with the
 committed .ipynb (tests/nbval_stored.py). Here: the rewriting reproduces a committed notebook
-from its own outputs, a planted difference is named, and (slow) nbval fails the notebook's last
-cell on a stale image while passing an unchanged notebook."""
+from its own outputs, a planted difference is named, (slow) nbval fails the notebook's last
+cell on a stale image while passing an unchanged notebook, and (slow) `make notebooks`' own
+execution, on another machine's thread count, writes a chapter byte for byte as committed."""
 
 from __future__ import annotations
 
 import copy
+import os
 import shutil
 import subprocess
 import sys
@@ -144,3 +146,30 @@ def test_nbval_fails_a_notebook_that_make_notebooks_would_rewrite(tmp_path):
     assert stale.returncode == 1, stale.stdout[-3000:]
     assert "FAILED labs/en/99-probe.ipynb::Cell 1" in stale.stdout
     assert "image/png" in stale.stdout and "make notebook NB=labs/en/99-probe.md" in stale.stdout
+
+
+# Chapter 1: two PNG figures and 175 glued numbers, the cheapest notebook to execute (~20 CPU-s).
+REPRESENTATIVE = ROOT / "chapters" / "en" / "01-confusion-matrix.md"
+
+
+@pytest.mark.slow  # executes one chapter
+def test_make_notebooks_with_two_blas_threads_rewrites_no_byte_of_an_unchanged_notebook(tmp_path):
+    """nbval re-executes every notebook with one BLAS thread and checks the bytes (above); here the
+    command that `make notebooks` runs (tools.book.notebooks.execute) re-executes a copy of a
+    chapter with two BLAS/OpenMP threads, as another machine would, and the .ipynb it writes must be
+    the committed one, byte for byte: glued raw values rounded, figures deterministic."""
+    copy_md = tmp_path / "chapters" / "en" / REPRESENTATIVE.name
+    copy_md.parent.mkdir(parents=True)
+    shutil.copy2(REPRESENTATIVE, copy_md)
+    committed = REPRESENTATIVE.with_suffix(".ipynb")
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "2", "OMP_NUM_THREADS": "2", "MKL_NUM_THREADS": "2"}
+    run = "import sys; from pathlib import Path; from tools.book.notebooks import execute; execute(Path(sys.argv[1]))"
+    subprocess.run(
+        [sys.executable, "-c", run, str(copy_md)], cwd=ROOT, env=env, check=True, timeout=900,
+        capture_output=True,
+    )  # fmt: skip
+    fresh = copy_md.with_suffix(".ipynb")
+    if fresh.read_bytes() != committed.read_bytes():
+        name = committed.relative_to(ROOT).as_posix()
+        problem = difference(committed, outputs_of(fresh), name) or f"{name}: differs from a fresh run"
+        pytest.fail(f"{problem} (two BLAS threads): run `make notebook NB={name[:-6]}.md` and commit it")
