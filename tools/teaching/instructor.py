@@ -33,6 +33,8 @@ import sys
 import zipfile
 from pathlib import Path
 
+import nbformat
+
 from beyond_accuracy.explorers.quiz import chapters as quiz_chapters
 from beyond_accuracy.explorers.quiz import questions
 from beyond_accuracy.language import fmt, term
@@ -56,7 +58,7 @@ from tools.teaching.grading.core import (
 )
 from tools.teaching.grading.kernel import Limits
 from tools.teaching.grading.report import status_label
-from tools.teaching.lab_times import read_grading, read_times
+from tools.teaching.lab_times import prose_words, read_grading, read_times
 from tools.teaching.slides import chapters, write_decks
 
 INSTRUCTOR = BUILD / "instructor"
@@ -132,13 +134,9 @@ def extra_builders() -> dict:
     return found
 
 
-def _seconds(text: str, lang: str) -> str:
-    return f"{fmt(float(text), digits=0, lang=lang)} s"
-
-
-def week_table(lang: str, entries: list[tuple[int, str, list]]) -> list[str]:
-    """The week-by-week plan: one row per chapter, with its deck, quiz and lab, and the lab's
-    measured run time and words (tools/teaching/lab_times.csv)."""
+def week_table(lang: str, entries: list[tuple[int, str, list]], words: dict[int, int]) -> list[str]:
+    """The week-by-week plan: one row per chapter, with its deck, quiz and lab, the lab's measured
+    run time (tools/teaching/lab_times.csv) and the words of its student notebook (``words``)."""
     times = read_times()
     quizzes = set(quiz_chapters())
     head = ["week", "chapter", "slides", "quiz", "lab", "run", "words"]
@@ -157,11 +155,18 @@ def week_table(lang: str, entries: list[tuple[int, str, list]]) -> list[str]:
         title, files = labs_by_number.get(number, ("—", []))
         lab = f"{title} (`{files[0][0]}`)" if files else "—"
         row = times.get(number)
-        run = _seconds(row["wall_seconds"], lang) if row else "—"
-        words = fmt(int(row["words"]), digits=0, lang=lang) if row else "—"
+        run = (
+            term("pack_run_cell", lang).format(
+                wall=fmt(float(row["wall_seconds"]), digits=0, lang=lang),
+                cpu=fmt(float(row["kernel_cpu_seconds"]), digits=0, lang=lang),
+            )
+            if row
+            else "—"
+        )
+        prose = fmt(words[number], digits=0, lang=lang) if number in words else "—"
         lines.append(
             f"| {week} | {doc_title(f'chapters/{lang}/{chapter.stem}')} (`chapters/{chapter.stem}.ipynb`) "
-            f"| `slides/{chapter.stem}.html` | {quiz} | {lab} | {run} | {words} |"
+            f"| `slides/{chapter.stem}.html` | {quiz} | {lab} | {run} | {prose} |"
         )
     first = times[min(times)]
     lines += [
@@ -222,9 +227,16 @@ def grading_guide(lang: str) -> list[str]:
     return lines
 
 
-def readme(lang: str, entries: list[tuple[int, str, list]], chapter_files: list[str], extras: dict) -> str:
+def readme(
+    lang: str,
+    entries: list[tuple[int, str, list]],
+    chapter_files: list[str],
+    extras: dict,
+    words: dict[int, int],
+) -> str:
     """The pack's README in ``lang``: what it holds (``extras``: {folder: its files}, a folder
-    not built said missing), the course week by week, the grading guide."""
+    not built said missing), the course week by week (``words``: lab -> words of its student
+    notebook), the grading guide."""
     lines = [
         f"# {config()['title']} — {term('pack_title', lang)}",
         "",
@@ -249,7 +261,7 @@ def readme(lang: str, entries: list[tuple[int, str, list]], chapter_files: list[
     else:
         lines.append(term("pack_extras_missing", lang))
     lines += ["", f"## {term('pack_weeks', lang)}", "", term("pack_weeks_intro", lang), ""]
-    lines += week_table(lang, entries)
+    lines += week_table(lang, entries, words)
     lines.append("")
     lines += grading_guide(lang)
     return "\n".join(lines)
@@ -261,7 +273,7 @@ def build_pack(lang: str, out: Path = INSTRUCTOR, publish: Path = PUBLISH, keys:
     shutil.rmtree(dest, ignore_errors=True)
     dest.mkdir(parents=True)
     sheet = exercise_sheets()
-    entries = []
+    entries, words = [], {}
     for src in labs(lang):
         page = page_of(src)
         number = lab_number(page.stem)
@@ -269,6 +281,7 @@ def build_pack(lang: str, out: Path = INSTRUCTOR, publish: Path = PUBLISH, keys:
         folder.mkdir()
         student = publish_path(page, publish)
         shutil.copyfile(student, folder / student.name)
+        words[number] = prose_words(nbformat.read(student, as_version=4))
         shutil.copyfile(publish_path(page, keys), folder / key_name(page.stem))
         files = [
             (f"lab{number}/{student.name}", term("pack_student", lang)),
@@ -293,7 +306,7 @@ def build_pack(lang: str, out: Path = INSTRUCTOR, publish: Path = PUBLISH, keys:
     for folder, write in extra_builders().items():
         write(lang, dest / folder)
         extras[folder] = sorted(str(p.relative_to(dest)) for p in (dest / folder).rglob("*") if p.is_file())
-    (dest / "README.md").write_text(readme(lang, entries, chapter_files, extras), encoding="utf-8")
+    (dest / "README.md").write_text(readme(lang, entries, chapter_files, extras, words), encoding="utf-8")
     return zip_pack(dest, out / f"beyond-accuracy-instructor-{lang}.zip")
 
 

@@ -10,7 +10,7 @@ with the answers of the answer key typed into its answer cells (tools/teaching/g
 ``Filler.right``), is run top to bottom in a fresh kernel, in an empty folder, as "Restart & Run
 All" runs it. Recorded: the wall time, the kernel's CPU seconds, the number of code cells, how many
 checks printed ✅ (all of them, or the row says so), and the words of the notebook's prose (what a
-student reads). The code of the labs is the same in every language, so one language is measured.
+student reads; the pack README counts them afresh from the student notebook). The code of the labs is the same in every language, so one language is measured.
 The time a student spends reading and thinking is not measured.
 
 ``--grading`` times ``make grade`` on a class of submissions of lab 2 (tools/teaching/grading/trial.py's
