@@ -1,6 +1,6 @@
 """The whole site builds without a single Sphinx warning (-W -n --keep-going), in every language,
 with a working language switcher, localised search, launch and download buttons that open the
-published student notebooks, and a student edition without solutions."""
+published student notebooks, and the chapters' worked solutions (the labs are the student editions)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from tools.book.build import stage
-from tools.editions.derive import REMOVE_STUDENT, is_check_cell, student_site_notebook, tags
+from tools.editions.derive import REMOVE_STUDENT, is_check_cell, lab_page_notebook, tags
 from tools.project import ROOT, languages
 
 MIN_RUN = 25  # a run of plain text this long, found on a page, is the same text
@@ -48,7 +48,7 @@ def hidden_from_students(src: Path, tmp: Path) -> dict[str, set[str]]:
     {"solution": code lines of solution cells, "verdict": what check cells printed,
     "output": runs of the outputs it clears, "prose": runs of the paragraphs it drops}."""
     nb = nbformat.read(src, as_version=4)
-    kept = nbformat.read(student_site_notebook(src, tmp / src.name), as_version=4)
+    kept = nbformat.read(lab_page_notebook(src, tmp / src.name), as_version=4)
     kept_text = " ".join(
         " ".join((c.source + "\n" + "\n".join(_output_texts(c))).split()) for c in kept.cells
     )

@@ -39,7 +39,7 @@ from beyond_accuracy.language import quotes, term
 from tools.book.glossary import glossary_markdown
 from tools.book.launch import install_downloads, install_figures, launch_settings
 from tools.book.sphinx.explorers import FOLDER as EXPLORERS  # where the pages load loader.js from
-from tools.editions.derive import student_markdown, student_site_notebook, write_editions
+from tools.editions.derive import lab_page_notebook, student_markdown, write_editions
 from tools.language.translations import add_notice_to_notebook, behind_pages, notice, with_notice
 from tools.project import BUILD, KINDS, ROOT, config, languages, reference_language, toc
 from tools.teaching.slides import slides_link, write_decks
@@ -119,7 +119,7 @@ def stage(lang: str, out: Path) -> Path:
                 shutil.copytree(path, target / path.name)
             elif path.suffix == ".ipynb":
                 if kind == "labs":
-                    student_site_notebook(path, target / path.name)
+                    lab_page_notebook(path, target / path.name)
                 else:
                     shutil.copy2(path, target / path.name)
                 if kind == "chapters":

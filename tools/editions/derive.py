@@ -22,7 +22,7 @@ disappear. Anything else raises an error naming it, so a new construct cannot sl
 MyST. Cells tagged ``remove-cell`` (the glue bookkeeping) are dropped; the language cell stays first.
 
 The reader's site shows the labs as students get them: the same student transformation on the cells,
-with MyST kept (Sphinx renders it): :func:`student_site_notebook`.
+with MyST kept (Sphinx renders it): :func:`lab_page_notebook`.
 
     python -m tools.editions.derive               # every language -> _build/publish/ and _build/answer-keys/
     python -m tools.editions.derive --lang it     # one language
@@ -647,7 +647,7 @@ def student_markdown(text: str) -> str:
     return "".join(out)
 
 
-def student_site_notebook(src: Path, dest: Path) -> Path:
+def lab_page_notebook(src: Path, dest: Path) -> Path:
     """The student edition of a notebook for the site (the labs' pages): the same cell changes as
     the student notebook, with MyST kept for Sphinx (and the hidden glue cells, which the prose needs)."""
     nb = nbformat.read(src, as_version=4)
