@@ -15,6 +15,7 @@ import pytest
 from beyond_accuracy.explorers.quiz import definitions
 from beyond_accuracy.language import fmt, term
 from tools.editions.derive import answer_key, page_of, student_notebook
+from tools.book.sphinx.mathml import FONT_FILE, LICENSE_FILE
 from tools.project import ROOT, languages
 from tools.teaching.instructor import (
     QUIZ_KEY,
@@ -44,6 +45,7 @@ def expected_files(lang: str) -> set[str]:
         path = reveal / rel
         found = [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file()]
         files |= {f"slides/revealjs/{p.relative_to(reveal)}" for p in found}
+    files |= {f"slides/revealjs/{name}" for name in (FONT_FILE, LICENSE_FILE)}  # the decks' math font
     return files
 
 
