@@ -14,8 +14,8 @@ import pytest
 
 from beyond_accuracy.explorers.quiz import definitions
 from beyond_accuracy.language import fmt, term
-from tools.editions.derive import answer_key, page_of, student_notebook
 from tools.book.sphinx.mathml import FONT_FILE, LICENSE_FILE
+from tools.editions.derive import answer_key, page_of, student_notebook
 from tools.project import ROOT, languages
 from tools.teaching.instructor import (
     QUIZ_KEY,
