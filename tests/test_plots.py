@@ -76,7 +76,7 @@ WORDS = {
         "recall_at_k": "recall@k",
         "random_order": "revisione in ordine casuale",
         "ranked_by_loss": "revisione per perdita decrescente",
-        "errors_found_share": "quota di etichette errate trovate",
+        "errors_found_share": "quota di etichette sbagliate trovate",
         "observed_frequency_axis": "Quota osservata di positivi",
         "mean_predicted_axis": "Probabilità prevista media",
         "perfect_calibration": "calibrazione perfetta",
