@@ -49,6 +49,7 @@ def expected_files(lang: str) -> set[str]:
     return files
 
 
+@pytest.mark.slow  # the exercise sheets execute each lab's answer key
 @pytest.mark.parametrize("lang", languages())
 def test_the_pack_holds_exactly_what_the_command_derives(lang, editions, tmp_path):
     out = tmp_path / "instructor"
@@ -90,6 +91,7 @@ def test_the_pack_holds_exactly_what_the_command_derives(lang, editions, tmp_pat
     assert again.read_bytes() == archive.read_bytes(), "a rebuild of the pack differs"
 
 
+@pytest.mark.slow  # the exercise sheets execute each lab's answer key
 def test_the_student_notebook_of_the_pack_is_the_published_one(editions, tmp_path):
     src = ROOT / "labs" / "pt" / "03-trust-lab.ipynb"
     build_pack("pt", tmp_path, editions / "publish", editions / "answer-keys")
@@ -158,6 +160,7 @@ def sheet_without_answers(monkeypatch):
     return exercise_sheet.sheet_markdown
 
 
+@pytest.mark.slow  # reads and converts every lab in every language
 @pytest.mark.parametrize("lang", languages())
 def test_exercise_sheets_are_plain_markdown_with_glued_numbers(lang, sheet_without_answers):
     from tools.editions.derive import raw_myst
@@ -180,6 +183,7 @@ def _output_of(lab_path: Path, starts: str) -> str:
     return next(o["data"]["text/plain"] for o in cell.outputs if "text/plain" in o.get("data", {}))
 
 
+@pytest.mark.slow  # reads and converts every lab in every language
 @pytest.mark.parametrize("lang", languages())
 def test_exercise_sheets_hold_the_tables_their_exercises_refer_to(lang, sheet_without_answers):
     """'The table above' (lab 2's lever table, lab 4's model table) and 'their matrix below'

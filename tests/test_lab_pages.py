@@ -106,9 +106,10 @@ def test_lab_pages_show_no_solution_verdict_or_hidden_output(lang, site, tmp_pat
     )
 
 
+@pytest.mark.slow  # stages a whole language (about 20 s)
 def test_labs_are_staged_as_students_get_them_and_chapters_keep_solutions(tmp_path):
     """The staged book (before Sphinx): lab notebooks are the student editions, chapters keep
-    their {solution} blocks (fast: no build)."""
+    their {solution} blocks (no Sphinx build)."""
     staged = stage("it", tmp_path)
     for src in lab_sources("it"):
         nb = nbformat.read(staged / "labs" / "it" / src.name, as_version=4)
