@@ -83,6 +83,9 @@ SETTLED = {
         (r"(?i)\bchegam a meio\b", "passam de 0,5"),
         (r"(?i)\bmoeda jogada\b", "o lançamento de uma moeda"),
         (r"(?i)\befeito espectro\b", "efeito de espectro (como viés de espectro)"),
+        (r"(?i)\b(?:é|uma)\s+anedota\b", "evidência anedótica (anedota é piada)"),
+        (r"(?i)\bparti[çc][ãa]o de calibra", "conjunto de calibração"),
+        (r"(?i)\bkappa não ponderado\b", "kappa sem ponderação"),
     ],
     "fi": [
         (r"vedonlyöntisuhte", "vetosuhde"),
@@ -103,15 +106,7 @@ SETTLED = {
 # Pages of chapters and labs 01–05 (the content helpers' pages) that still use a variant settled
 # against here: (page, variant) -> occurrences. The count may only go down; remove the entry when
 # the page is fixed.
-PENDING = {
-    ("chapters/pt/04-ordinal.md", SETTLED["pt"][4][0]): 5,
-    ("chapters/pt/01-confusion-matrix.md", SETTLED["pt"][5][0]): 3,
-    ("chapters/pt/02-imbalance.md", SETTLED["pt"][5][0]): 3,
-    ("chapters/pt/03-calibration.md", SETTLED["pt"][5][0]): 1,
-    ("labs/pt/02-fraud-desk-lab.md", SETTLED["pt"][5][0]): 1,
-    ("chapters/pt/01-confusion-matrix.md", SETTLED["pt"][10][0]): 2,
-    ("labs/pt/01-screening-lab.md", SETTLED["pt"][10][0]): 1,
-}
+PENDING: dict[tuple[str, str], int] = {}
 
 
 def prose(path: Path) -> str:
