@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: setup book student test notebooks figures bench serve lock clean grade \
+.PHONY: setup book test notebooks figures bench serve lock clean grade \
         editions instructor slides lab colab bounds publish unit lint linkcheck wheel translations typography \
         mutation notebook prose code check
 
@@ -31,9 +31,6 @@ setup: $(STAMP)            ## create .venv with the pinned dependencies
 
 book: $(STAMP)             ## build the reader's site, every language
 	$(PY) -m tools.book.build --jobs $(JOBS)
-
-student: $(STAMP)          ## student notebooks and student site, solutions removed
-	$(PY) -m tools.book.build --student
 
 editions: $(STAMP)         ## student notebooks + answer keys of every chapter and lab -> _build/publish/, _build/answer-keys/
 	$(PY) -m tools.editions.derive
@@ -85,7 +82,7 @@ bounds: $(STAMP)           ## try the dependency bounds (needs the package index
 wheel: $(STAMP)            ## the package's wheel -> dist/
 	$(PY) -m tools.editions.wheel
 
-publish: $(STAMP)          ## what the publish workflow uploads: both sites -> _build/pages/, notebooks -> _build/publish/, packs
+publish: $(STAMP)          ## what the publish workflow uploads: the site -> _build/pages/, notebooks -> _build/publish/, packs
 	$(PY) -m tools.editions.publish
 
 lint: $(STAMP)             ## ruff check and ruff format --check (settings in pyproject.toml; changes nothing)

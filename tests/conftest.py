@@ -29,39 +29,33 @@ def _shared_root(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-SITES = {"site": ("reader", False), "student_site": ("student", True)}  # fixture: (folder, student?)
+SITES = {"site": "reader"}  # fixture: the folder of its build
 
 
 def _site_root(tmp_path_factory, name: str) -> Path:
     return _shared_root(tmp_path_factory) / f"built-{name}"
 
 
-def _build_once(tmp_path_factory, name: str, student: bool) -> Path:
+def _build_once(tmp_path_factory, name: str) -> Path:
     """Build the site once per test run: the background build started after collection (see
     pytest_collection_finish), or whichever worker asks first; the others wait and reuse it."""
     from site_build import build_locked
 
     root = _site_root(tmp_path_factory, name)
-    ok = build_locked(root, student, _shared_root(tmp_path_factory) / "editions")
+    ok = build_locked(root, _shared_root(tmp_path_factory) / "editions")
     log = root / "build.log"
     assert ok, f"the {name} build failed or warned" + (
         f":\n{log.read_text(encoding='utf-8')[-6000:]}"
         if log.exists()
         else "; see the log of the test that built it"
     )
-    return root / ("student-site" if student else "site")
+    return root / "site"
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The reader's site, every language, built once per test run (shared by all test modules)."""
-    return _build_once(tmp_path_factory, "reader", student=False)
-
-
-@pytest.fixture(scope="session")
-def student_site(tmp_path_factory) -> Path:
-    """The student site, every language, built once per test run."""
-    return _build_once(tmp_path_factory, "student", student=True)
+    return _build_once(tmp_path_factory, "reader")
 
 
 # Tests that build a site, execute notebooks or render every figure are "slow": `make unit` (the
@@ -69,7 +63,7 @@ def student_site(tmp_path_factory) -> Path:
 # Besides the tests that use these fixtures, a test marks itself with @pytest.mark.slow.
 # "editions" derives the student notebook and answer key of all 50 notebooks (shared with the site
 # builds in `make test`, so it costs nothing more there).
-SLOW_FIXTURES = {"site", "student_site", "wheel_python", "rendered", "editions"}
+SLOW_FIXTURES = {"site", "wheel_python", "rendered", "editions"}
 
 
 def pytest_configure(config):
@@ -194,7 +188,7 @@ def pytest_collection_finish(session):
     with open(shared / ".site-builds.lock", "w") as spawn:
         fcntl.flock(spawn, fcntl.LOCK_EX)
         for fixture in sorted(wanted):
-            name, student = SITES[fixture]
+            name = SITES[fixture]
             root = _site_root(factory, name)
             if root.exists():
                 continue  # started by another worker
@@ -207,7 +201,7 @@ def pytest_collection_finish(session):
             cmd += ["--editions", str(shared / "editions")]
             with open(root / "build.log", "w", encoding="utf-8") as log:
                 proc = subprocess.Popen(
-                    cmd + ["--student"] * student, cwd=root_dir, env=env, stdout=log,
+                    cmd, cwd=root_dir, env=env, stdout=log,
                     stderr=subprocess.STDOUT, start_new_session=True,
                 )  # fmt: skip
             _background.append((name, proc))

@@ -184,14 +184,14 @@ def test_the_build_stages_the_notice_only_on_pages_that_are_behind(tmp_path, mon
     from tools.book import build
 
     monkeypatch.setattr(build, "behind_pages", lambda lang: set())  # whatever the live record says
-    staged = build.stage("es", False, tmp_path / "up-to-date")
+    staged = build.stage("es", tmp_path / "up-to-date")
     for path in [*staged.glob("*/es/*.ipynb"), *staged.glob("*/es/*.md")]:
         assert "ba-translation-behind" not in path.read_text(encoding="utf-8"), path
 
     monkeypatch.setattr(
         build, "behind_pages", lambda lang: {"chapters/es/03-calibration", "chapters/es/index"}
     )
-    staged = build.stage("es", False, tmp_path / "behind")
+    staged = build.stage("es", tmp_path / "behind")
     marked = {
         path.relative_to(staged).as_posix()
         for path in [*staged.glob("*/es/*.ipynb"), *staged.glob("*/es/*.md")]

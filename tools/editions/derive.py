@@ -21,8 +21,8 @@ of its cell, ``{doc}``/``{ref}``/``{numref}`` become links to the site's pages, 
 disappear. Anything else raises an error naming it, so a new construct cannot slip through as raw
 MyST. Cells tagged ``remove-cell`` (the glue bookkeeping) are dropped; the language cell stays first.
 
-The student site (``tools.book.build --student``) uses the same student transformation on the cells but
-keeps MyST (Sphinx renders it): :func:`student_site_notebook`.
+The reader's site shows the labs as students get them: the same student transformation on the cells,
+with MyST kept (Sphinx renders it): :func:`lab_page_notebook`.
 
     python -m tools.editions.derive               # every language -> _build/publish/ and _build/answer-keys/
     python -m tools.editions.derive --lang it     # one language
@@ -141,13 +141,13 @@ def is_glue_output(out) -> bool:
 
 
 def page_url(docname: str, lang: str, edition: str, anchor: str = "") -> str:
-    url = f"{site_url(student=edition == STUDENT)}/{lang}/{docname}.html"
+    url = f"{site_url()}/{lang}/{docname}.html"
     return f"{url}#{anchor}" if anchor else url
 
 
 def file_url(path: str, lang: str, edition: str) -> str:
     """A file of the site (a figure), by its path inside the language's site."""
-    return f"{site_url(student=edition == STUDENT)}/{lang}/{path}"
+    return f"{site_url()}/{lang}/{path}"
 
 
 @cache
@@ -613,9 +613,9 @@ def student_markdown(text: str) -> str:
     return "".join(lines)
 
 
-def student_site_notebook(src: Path, dest: Path) -> Path:
-    """The student edition for the student *site*: the same cell changes as the student notebook,
-    with MyST kept for Sphinx (and the hidden glue cells, which the prose needs)."""
+def lab_page_notebook(src: Path, dest: Path) -> Path:
+    """The student edition of a notebook for the site (the labs' pages): the same cell changes as
+    the student notebook, with MyST kept for Sphinx (and the hidden glue cells, which the prose needs)."""
     nb = nbformat.read(src, as_version=4)
     lang = page_of(src, nb).lang
     nb.cells = [cell for cell in nb.cells if REMOVE_STUDENT not in tags(cell)]
