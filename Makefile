@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 .PHONY: setup book student test notebooks figures bench serve lock clean grade \
-        editions instructor slides lab colab publish unit lint linkcheck wheel translations typography \
+        editions instructor slides lab colab bounds publish unit lint linkcheck wheel translations typography \
         mutation
 
 $(STAMP): pyproject.toml constraints.txt
@@ -56,12 +56,24 @@ translations: $(STAMP)     ## translated pages behind English: CHECK=1 fails on 
 	$(PY) -m tools.language.translations $(if $(CHECK),--check) $(if $(RECORD),--record $(PAGES)) $(TR_LANG)
 
 # `make typography` applies the typographic rules of each language to the prose of the chapter and
-# lab sources (tools/language/typography.py); CHECK=1 changes nothing and exits 1 if a source needs changes.
-typography: $(STAMP)       ## per-language typography of the sources' prose: CHECK=1 fails if any needs it
+# lab sources and to every string of the catalogue, src/beyond_accuracy/data/strings/
+# (tools/language/typography.py); CHECK=1 changes nothing and exits 1 if anything needs changes.
+typography: $(STAMP)       ## per-language typography of the pages' prose and the catalogue: CHECK=1 fails if any needs it
 	$(PY) -m tools.language.typography $(if $(CHECK),--check)
 
-colab: $(STAMP)            ## Colab-like run of every lab (needs the package index; ARGS=--chapters for chapters too)
+# `make colab`: Colab's runtime (tools/editions/colab_runtime.csv: Python, numpy, scikit-learn 1.6.1,
+# ipywidgets 7.7.1 ...) in _build/colab/venv, the notebooks' install cell run in it as Colab runs it,
+# then every chapter and lab in every language from a folder holding only the student notebook,
+# each with its time; fails if a check, an output or ipywidgets 7 is not as stored/kept.
+# ARGS="--labs-only", "--lang it", "--only 03-trust" for less. Needs the package index; heavy: nice it.
+colab: $(STAMP)            ## Colab-like run of every chapter and lab (needs the package index)
 	$(PY) -m tools.editions.colab $(ARGS)
+
+# `make bounds` tries the lower bounds of pyproject.toml's dependencies in throwaway environments
+# (pyenv's Pythons) and records each trial in tools/maintenance/bound_trials.csv, which
+# tests/test_environment.py reads. Needs the package index; about 3 minutes a trial.
+bounds: $(STAMP)           ## try the dependency bounds (needs the package index) -> bound_trials.csv
+	$(PY) -m tools.maintenance.bounds $(ARGS)
 
 wheel: $(STAMP)            ## the package's wheel -> dist/
 	$(PY) -m tools.editions.wheel

@@ -111,7 +111,7 @@ def test_one_falls_in_the_last_bin():
     assert table["bin_upper"].iloc[-1] == 1.0 and table["count"].iloc[-1] == 2
 
 
-def test_top_label_ece_for_a_probability_matrix():
+def test_confidence_ece_for_a_probability_matrix():
     proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.6, 0.3, 0.1]])
     y = np.array([0, 1, 0, 2])
     correct = np.array([1, 1, 0, 0])
@@ -266,12 +266,12 @@ def test_pos_label_with_one_column_of_probabilities():
 
 def test_calibration_messages_name_the_problem():
     proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4], [0.5, 0.4, 0.1]])
-    with pytest.raises(ValueError, match="^kind must be 'binary', 'top-label' or None, got 'bin'$"):
+    with pytest.raises(ValueError, match="^kind must be 'binary', 'confidence' or None, got 'bin'$"):
         expected_calibration_error([0, 1, 2, 0], proba, kind="bin")
-    with pytest.raises(ValueError, match="kind='top-label' for the calibration of the confidence"):
+    with pytest.raises(ValueError, match="kind='confidence' for the calibration of the confidence"):
         expected_calibration_error([0, 1], np.array([[0.4, 0.6], [0.9, 0.1]]))
     with pytest.raises(ValueError, match="same length"):
-        expected_calibration_error([0, 1, 2], proba, labels=[0, 1, 2], kind="top-label")
+        expected_calibration_error([0, 1, 2], proba, labels=[0, 1, 2], kind="confidence")
 
 
 def test_reliability_and_brier_default_to_ten_bins():
@@ -331,7 +331,7 @@ def test_binary_kind_uses_the_column_of_pos_label():
     assert max_calibration_error(y, proba, labels=[1, 0], **kw) == pytest.approx(0.15)
 
 
-def test_top_label_with_a_class_missing_from_y_true():
+def test_confidence_ece_with_a_class_missing_from_y_true():
     proba = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])
     # confidences 0.7 (right), 0.8 (right), 0.4 (wrong), each alone in one of ten bins
     assert expected_calibration_error([0, 1, 1], proba, labels=[0, 1, 2]) == pytest.approx(
@@ -349,7 +349,7 @@ THREE = np.full((3, 3), 1 / 3)
             [0, 1, 2],
             THREE,
             {"kind": "binary"},
-            r"^kind='binary' needs a binary problem, but y_prob has 3 columns; use kind='top-label', or "
+            r"^kind='binary' needs a binary problem, but y_prob has 3 columns; use kind='confidence', or "
             r"pass the probability of one class against the rest$",
         ),
         (
@@ -358,14 +358,14 @@ THREE = np.full((3, 3), 1 / 3)
             {},
             r"^y_prob has two columns, so it is ambiguous which ECE you want: pass kind='binary' for the "
             r"calibration of the positive-class probability \(the column of pos_label, as in "
-            r"calibration_curve\(y, proba\[:, 1\]\)\) or kind='top-label' for the calibration of the "
+            r"calibration_curve\(y, proba\[:, 1\]\)\) or kind='confidence' for the calibration of the "
             r"confidence \(the largest probability against whether that class is right\)$",
         ),
         (
             [0, 1],
             [0.4, 0.6],
-            {"kind": "top-label"},
-            r"^kind='top-label' needs the \(n, K\) matrix of predict_proba; a 1-D y_prob holds the "
+            {"kind": "confidence"},
+            r"^kind='confidence' needs the \(n, K\) matrix of predict_proba; a 1-D y_prob holds the "
             r"positive-class probabilities \(kind='binary'\)$",
         ),
         (

@@ -23,9 +23,15 @@ from beyond_accuracy.checks._engine import (
     Exercise,
     Mistake,
     exercises_of,
-    texts,
     verdict,
 )
+
+
+def texts(*five: str) -> dict[str, str]:
+    """One made-up sentence per language, in the order of LANGUAGES (the labs' own texts are in
+    the catalogue)."""
+    return dict(zip(LANGUAGES, five))
+
 
 H = texts("h", "h", "h", "h", "h")
 
@@ -440,7 +446,7 @@ def test_form_text_of_each_kind_in_the_language_asked():
     assert ex().form_text("it") == "un solo numero, scritto come numero Python (per esempio 0.35)."
     assert ex(whole=True).form_text("it") == "un solo numero intero (per esempio 12)."
     numbers = ex(kind="numbers", size=3, order="(tp, fp, fn)", expected=lambda: (1, 2, 3))
-    assert numbers.form_text("it") == "una tupla di 3 numeri, nell'ordine (tp, fp, fn)."
+    assert numbers.form_text("it") == "una tupla di 3 numeri, nell’ordine (tp, fp, fn)."
     assert (
         ex(kind="numbers", size=2, order="(a, b)", whole=True, expected=lambda: (1, 2)).form_text("en")
         == "a tuple of 2 whole numbers, in the order (a, b)."
@@ -524,7 +530,7 @@ def test_a_mistake_that_cannot_be_computed_does_not_hide_the_next_one():
     assert e.grade(0.125) == (NOT_YET, None, "half")
 
 
-# The Italian texts of src/beyond_accuracy/data/terms.csv, typed here: each message in the language asked.
+# The Italian texts of the catalogue's terms.csv (src/beyond_accuracy/data/strings/), typed here: each message in the language asked.
 IT_FORM = "La risposta non ha la forma attesa: un solo numero, scritto come numero Python (per esempio 0.35)."
 IT_POINT = "In Python i decimali si scrivono con il punto, non con la virgola: 0.35, non 0,35."
 
@@ -547,13 +553,13 @@ def test_every_message_in_the_language_asked():
         f"⚠️ {IT_FORM} Sembra una virgola decimale: in Python 0,35 sono due numeri, 0 e 35. {IT_POINT}"
     )
     proportion = ex(proportion=True).feedback(25, lang="it")
-    assert "Sembra una percentuale: scrivila come proporzione tra 0 e 1 (35 % è 0.35)." in proportion
+    assert "Sembra una percentuale: scrivila come proporzione tra 0 e 1 (35% è 0.35)." in proportion
     pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75)).feedback(
         (0.5,), lang="it"
     )
     assert "La tupla non ha il numero di valori richiesto." in pair
     choice = ex(kind="choice", options=("a", "b"), expected=lambda: "a").feedback("c", lang="it")
-    assert "Copia una delle opzioni esattamente come è scritta nell'elenco." in choice
+    assert "Copia una delle opzioni esattamente come è scritta nell’elenco." in choice
     whole = ex(whole=True, expected=lambda: 3).feedback(3.5, lang="it")
     assert whole == (
         "⚠️ La risposta non ha la forma attesa: un solo numero intero (per esempio 12). "

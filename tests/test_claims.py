@@ -235,6 +235,198 @@ def test_lab1_knn_log_loss_is_worse_than_the_prior_baseline():
     assert fbeta_score(y_val, p_knn >= 0.5, beta=2) > 0.8  # and yet its decisions are decent
 
 
+def lab1_three_way():
+    """The lab's 60/20/20 split: (X_train, X_val, X_test, y_train, y_val, y_test)."""
+    X, y = load_biopsies()
+    X_train, X_rest, y_train, y_rest = train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
+    X_val, X_test, y_val, y_test = train_test_split(
+        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=0
+    )
+    return X_train, X_val, X_test, y_train, y_val, y_test
+
+
+def lab1_sweep():
+    return np.round(np.linspace(0.10, 0.90, 17), 2)
+
+
+def counts_at(y, proba, threshold):
+    y, flagged = np.asarray(y), np.asarray(proba) >= threshold
+    return int((flagged & (y == 1)).sum()), int((flagged & (y == 0)).sum())
+
+
+def test_lab1_real_models_beat_both_baselines_on_every_column_but_the_constants_specificity():
+    """Lab 1, step 6: on the validation set the logistic regression and 5-NN beat the
+    most_frequent and stratified baselines on every scoreboard column except specificity, where
+    the constant, which flags nothing, scores 1."""
+    from sklearn.dummy import DummyClassifier
+    from sklearn.metrics import (
+        accuracy_score,
+        balanced_accuracy_score,
+        f1_score,
+        matthews_corrcoef,
+        precision_score,
+        recall_score,
+    )
+
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+
+    def board(pred):
+        return {
+            "accuracy": accuracy_score(y_val, pred),
+            "precision": precision_score(y_val, pred, zero_division=0),
+            "recall": recall_score(y_val, pred),
+            "specificity": recall_score(y_val, pred, pos_label=0),
+            "f1": f1_score(y_val, pred),
+            "balanced_accuracy": balanced_accuracy_score(y_val, pred),
+            "mcc": matthews_corrcoef(y_val, pred),
+        }
+
+    fit = lambda model: model.fit(X_train, y_train).predict(X_val)  # noqa: E731
+    real = [fit(make_pipeline(StandardScaler(), m)) for m in (LogisticRegression(), KNeighborsClassifier(5))]
+    constant = board(fit(DummyClassifier(strategy="most_frequent")))
+    stratified = board(fit(DummyClassifier(strategy="stratified", random_state=0)))
+    assert constant["specificity"] == 1
+    for pred in real:
+        scores = board(pred)
+        for column, value in scores.items():
+            assert value > stratified[column], column
+            assert (value > constant[column]) == (column != "specificity"), column
+
+
+def test_lab1_threshold_030_adds_only_false_alarms_and_070_removes_every_one():
+    """Lab 1, step 7: lowering the logistic regression's threshold from 0.5 to 0.3 finds no more
+    tumours and raises more false alarms (TP 39 and 39, FP 1 and 4); at 0.7 no false alarm is
+    left and fewer tumours are found (37)."""
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    proba = (
+        make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+    )
+    (tp3, fp3), (tp5, fp5), (tp7, fp7) = (counts_at(y_val, proba, t) for t in (0.3, 0.5, 0.7))
+    assert tp3 == tp5 and fp3 > fp5
+    assert fp7 == 0 and tp7 < tp5
+    assert (tp3, fp3, tp5, fp5, tp7, fp7) == (39, 4, 39, 1, 37, 0)
+
+
+def test_lab1_logistic_regression_has_the_larger_roc_auc_and_average_precision():
+    """Lab 1, step 8: the logistic regression beats 5-NN on both areas (ROC AUC 0.988 vs 0.947,
+    average precision 0.984 vs 0.939), which is why it is carried to the test."""
+    from sklearn.metrics import average_precision_score
+
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    lr, knn = (
+        make_pipeline(StandardScaler(), m).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+        for m in (LogisticRegression(), KNeighborsClassifier(5))
+    )
+    assert roc_auc_score(y_val, lr) > roc_auc_score(y_val, knn)
+    assert average_precision_score(y_val, lr) > average_precision_score(y_val, knn)
+
+
+def lab1_cv_sweep():
+    import pandas as pd
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    X_dev, y_dev = pd.concat([X_train, X_val]), pd.concat([y_train, y_val])
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    recipe = make_pipeline(StandardScaler(), LogisticRegression())
+    proba = cross_val_predict(recipe, X_dev, y_dev, cv=folds, method="predict_proba")[:, 1]
+    return threshold_table(y_dev, proba, lab1_sweep(), betas=(2,))
+
+
+def test_lab1_cross_validation_picks_the_validation_f2_threshold_on_a_flat_curve():
+    """Lab 1, step 9: the out-of-fold F2 sweep picks 0.20, the threshold the validation set picked in
+    step 7; every threshold from 0.10 to 0.40 is within 0.01 of it, and 0.20 differs from 0.25 by
+    one TP and one FP."""
+    X_train, X_val, _, y_train, y_val, _ = lab1_three_way()
+    proba = (
+        make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+    )
+    validation = threshold_table(y_val, proba, lab1_sweep(), betas=(2,))
+    cv = lab1_cv_sweep()
+    best_val = validation.loc[validation["f2"].idxmax(), "threshold"]
+    best = cv.loc[cv["f2"].idxmax()]
+    assert best["threshold"] == best_val == 0.20
+    near = cv.loc[cv["f2"] >= best["f2"] - 0.01, "threshold"]
+    assert (near.min(), near.max()) == (0.10, 0.40) and len(near) == 7  # contiguous: 0.10, ..., 0.40
+    neighbour = cv.loc[cv["threshold"] == 0.25].iloc[0]
+    assert (best["tp"] - neighbour["tp"], best["fp"] - neighbour["fp"]) == (1, 1)
+
+
+def lab1_test_decisions():
+    import pandas as pd
+
+    X_train, X_val, X_test, y_train, y_val, y_test = lab1_three_way()
+    model = make_pipeline(StandardScaler(), LogisticRegression())
+    proba = model.fit(pd.concat([X_train, X_val]), pd.concat([y_train, y_val])).predict_proba(X_test)[:, 1]
+    return y_test.to_numpy(), (proba >= 0.5).astype(int), (proba >= 0.20).astype(int)
+
+
+def test_lab1_on_the_test_set_05_wins_accuracy_precision_f1_and_the_chosen_threshold_recall_f2():
+    """Lab 1, step 9: on the test set the threshold 0.5 has the higher accuracy, precision and F1;
+    the chosen threshold (0.20) the higher recall and F2."""
+    from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
+
+    y, at_05, chosen = lab1_test_decisions()
+    for metric in (accuracy_score, precision_score, f1_score):
+        assert metric(y, at_05) > metric(y, chosen), metric.__name__
+    assert recall_score(y, chosen) > recall_score(y, at_05)
+    assert fbeta_score(y, chosen, beta=2) > fbeta_score(y, at_05, beta=2)
+
+
+def test_lab1_two_recalls_on_the_same_tumours_differ_by_two_tumours_mcnemar_p_one_half():
+    """Lab 1, step 9: the Wilson intervals of the two test recalls overlap widely, those of the two
+    precisions a little; the thresholds disagree on 2 tumours, all found only by the lower one, and
+    the exact McNemar test gives p = 0.5."""
+    from scipy.stats import binomtest
+    from statsmodels.stats.contingency_tables import mcnemar
+    from statsmodels.stats.proportion import proportion_confint
+
+    y, at_05, chosen = lab1_test_decisions()
+    tumours = y == 1
+
+    def interval(pred, among):
+        return proportion_confint(int(pred[among & (pred == y)].sum()), int(among.sum()), method="wilson")
+
+    rec_05, rec_chosen = interval(at_05, tumours), interval(chosen, tumours)
+    prec_05, prec_chosen = interval(at_05, at_05 == 1), interval(chosen, chosen == 1)
+    recall_overlap = min(rec_05[1], rec_chosen[1]) - max(rec_05[0], rec_chosen[0])
+    precision_overlap = min(prec_05[1], prec_chosen[1]) - max(prec_05[0], prec_chosen[0])
+    assert recall_overlap > 0.05 and 0 < precision_overlap < 0.05
+    only_chosen = int((chosen[tumours] & ~at_05[tumours].astype(bool)).sum())
+    only_05 = int((at_05[tumours] & ~chosen[tumours].astype(bool)).sum())
+    assert (only_chosen, only_05) == (2, 0)
+    both = int((at_05[tumours] & chosen[tumours]).sum())
+    neither = int(tumours.sum()) - both - only_chosen - only_05
+    table = [[neither, only_chosen], [only_05, both]]  # rows: at 0.5, columns: at the chosen threshold
+    assert mcnemar(table, exact=True).pvalue == pytest.approx(0.5)
+    assert binomtest(only_chosen, only_chosen + only_05).pvalue == pytest.approx(0.5)
+
+
+def test_lab1_digit_averages_barely_differ_and_weighted_f1_stays_without_the_hardest_digit():
+    """Lab 1, step 10: on the digits the macro, weighted and micro F1 agree within 0.001; with 90% of
+    the hardest digit's images removed, macro-F1 falls by more than 0.03, weighted-F1 moves by less
+    than 0.001, and that digit's precision collapses (below half its former value)."""
+    from sklearn.datasets import load_digits
+    from sklearn.metrics import f1_score, precision_score
+
+    X, y = load_digits(return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+    pred = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_tr, y_tr).predict(X_te)
+    averages = ("macro", "weighted", "micro")
+    before = {a: f1_score(y_te, pred, average=a) for a in averages}
+    assert max(before.values()) - min(before.values()) < 0.001
+    hardest = int(np.argmin(f1_score(y_te, pred, average=None)))
+    rows = np.flatnonzero(y_te == hardest)
+    dropped = np.random.default_rng(0).choice(rows, size=round(0.9 * len(rows)), replace=False)
+    kept = np.setdiff1d(np.arange(len(y_te)), dropped)
+    after = {a: f1_score(y_te[kept], pred[kept], average=a) for a in averages}
+    assert before["macro"] - after["macro"] > 0.03
+    assert abs(after["weighted"] - before["weighted"]) < 0.001
+    precision = (precision_score(y_te, pred, average=None)[hardest],
+                 precision_score(y_te[kept], pred[kept], average=None)[hardest])  # fmt: skip
+    assert precision[1] < precision[0] / 2
+
+
 # --- chapter 2: class weights, repetition, label shift ---------------------------------------------
 
 
@@ -681,3 +873,252 @@ def test_best_constants_of_mae_and_mse():
     step = grid[1] - grid[0]
     assert abs(grid[mae.argmin()] - np.median(y)) <= step
     assert abs(grid[mse.argmin()] - y.mean()) <= step
+
+
+def marriage_split():
+    X, y = marriage_ratings()
+    return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
+
+
+def test_predict_answers_the_mode_and_the_interval_of_the_latent_score_is_the_median():
+    """Ch. 4: on the marriage test set the interval of x·β and predict() agree for 52.6% of the
+    women; the interval of x·β is the median rule (ε is symmetric), checked with statsmodels."""
+    from statsmodels.miscmodels.ordinal_model import OrderedModel
+
+    X_train, X_test, y_train, y_test = marriage_split()
+    scaler = StandardScaler().fit(X_train)
+    Z_train, Z_test = scaler.transform(X_train), scaler.transform(X_test)
+    om = OrderedModel(y_train.to_numpy(), Z_train, distr="logit")
+    params = om.fit(method="bfgs", maxiter=5000, disp=False).params
+    beta, cuts = params[: X_train.shape[1]], om.transform_threshold_params(params)[1:-1]
+    eta = Z_test @ beta
+    cumulative = expit(np.concatenate([[-np.inf], cuts, [np.inf]])[None, :] - eta[:, None])
+    proba = np.diff(cumulative, axis=1)
+    mode = proba.argmax(axis=1) + 1
+    interval = np.searchsorted(cuts, eta) + 1
+    median = (np.cumsum(proba, axis=1) >= 0.5).argmax(axis=1) + 1
+    assert np.mean(interval == mode) == pytest.approx(0.526, abs=0.0005)
+    assert np.array_equal(interval, median)
+    ours = OrdinalLogisticRegression().fit(Z_train, y_train)
+    assert np.mean(ours.predict(Z_test) == mode) > 0.999
+    assert np.mean(ours.predict(Z_test, decision="median") == interval) > 0.999
+
+
+def test_a_middle_class_never_gets_more_than_two_sigma_of_half_its_width():
+    """Ch. 4: P(y = k | x) for a middle class with cut-points δ apart is at most 2σ(δ/2) − 1,
+    reached when x·β sits in the middle; δ = 0.55 gives 0.137."""
+    for delta in (0.3, 0.55, 1.0, 3.0):
+        eta = np.linspace(-10, 10, 200_001)
+        p_middle = expit(delta / 2 - eta) - expit(-delta / 2 - eta)
+        assert p_middle.max() == pytest.approx(2 * expit(delta / 2) - 1, abs=1e-9)
+        assert abs(eta[p_middle.argmax()]) < 1e-3
+    assert 2 * expit(0.55 / 2) - 1 == pytest.approx(0.137, abs=0.0005)
+
+
+def test_with_unequal_stages_the_mode_rule_never_predicts_the_narrow_stages():
+    """Ch. 4: cross-validated, the ordinal model predicts [176, 0, 0, 220, 46] against the true
+    [147, 36, 36, 158, 65]; the median rule does predict stages 2 and 3."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    from beyond_accuracy.datasets import diabetes_stages
+
+    X, stage = diabetes_stages(edges=(100, 120, 140, 250))
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    mode = cross_val_predict(make_pipeline(StandardScaler(), OrdinalLogisticRegression()), X, stage, cv=folds)
+    median = cross_val_predict(
+        make_pipeline(StandardScaler(), OrdinalLogisticRegression(decision="median")), X, stage, cv=folds
+    )
+    assert np.bincount(mode, minlength=6)[1:].tolist() == [176, 0, 0, 220, 46]
+    assert np.bincount(stage, minlength=6)[1:].tolist() == [147, 36, 36, 158, 65]
+    assert (np.bincount(median, minlength=6)[[2, 3]] > 0).all()
+
+
+def test_qwk_rises_before_it_falls_along_the_kappa_slider():
+    """Ch. 4: from equal shares, chance disagreement grows (0.333 -> 0.344, peak near a class-1
+    share of 0.44) and QWK rises (0.900 -> 0.908, peak near 0.51), back to 0.900 at 2/3."""
+    move = np.array([[0.9, 0.1, 0.0], [0.1, 0.8, 0.1], [0.0, 0.1, 0.9]])
+    i, j = np.indices((3, 3))
+    w = (i - j) ** 2 / 4
+    shares = np.linspace(1 / 3, 0.99, 65_701)
+    populations = np.stack([shares, (1 - shares) / 2, (1 - shares) / 2], axis=1)
+    observed = populations[:, :, None] * move[None, :, :]
+    expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
+    chance = (w * expected).sum(axis=(1, 2))
+    qwk = 1 - (w * observed).sum(axis=(1, 2)) / chance
+    assert chance[0] == pytest.approx(1 / 3) and chance.max() == pytest.approx(0.344, abs=0.0005)
+    assert shares[chance.argmax()] == pytest.approx(0.44, abs=0.005)
+    assert qwk[0] == pytest.approx(0.9) and qwk.max() == pytest.approx(0.908, abs=0.0005)
+    assert shares[qwk.argmax()] == pytest.approx(0.51, abs=0.005)
+    back = shares[(shares > shares[qwk.argmax()]) & (qwk <= 0.9 + 1e-12)][0]
+    assert back == pytest.approx(2 / 3, abs=0.001)
+    assert np.all(np.diff(qwk[shares > back]) < 0)  # after that, QWK only falls
+
+
+def test_same_truth_and_accuracy_different_kappa_the_bias_paradox():
+    """Ch. 4: truth 60 sick / 40 healthy, both models right 60 times; answering 'sick' 70 times
+    gives kappa 0.130, 30 times 0.259; PABAK is 0.200 for both, Gwet's AC1 ranks them the other
+    way (0.266 against 0.208)."""
+    truth = np.repeat([1, 1, 0, 0], [45, 15, 25, 15])
+    model_a = np.repeat([1, 0, 1, 0], [45, 15, 25, 15])
+    truth_b = np.repeat([1, 1, 0, 0], [25, 35, 5, 35])
+    model_b = np.repeat([1, 0, 1, 0], [25, 35, 5, 35])
+    assert truth.sum() == truth_b.sum() == 60 and model_a.sum() == 70 and model_b.sum() == 30
+    assert np.mean(truth == model_a) == np.mean(truth_b == model_b) == 0.6
+    assert cohen_kappa_score(truth, model_a) == pytest.approx(0.130, abs=0.0005)
+    assert cohen_kappa_score(truth_b, model_b) == pytest.approx(0.259, abs=0.0005)
+
+    def ac1(t, p):
+        pi = (t.mean() + p.mean()) / 2
+        chance = 2 * pi * (1 - pi)
+        return (np.mean(t == p) - chance) / (1 - chance)
+
+    assert ac1(truth, model_a) == pytest.approx(0.266, abs=0.0005)
+    assert ac1(truth_b, model_b) == pytest.approx(0.208, abs=0.0005)
+
+
+def test_the_worst_percentage_error_is_about_a_dozen_median_patients():
+    """Ch. 4: on the diabetes progression the worst percentage error (316%) is 12.5 times the
+    median patient's (25.4%): "about a dozen", not "dozens"."""
+    from sklearn.datasets import load_diabetes
+    from sklearn.linear_model import LinearRegression
+
+    X, y = load_diabetes(return_X_y=True)
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0)
+    pred = make_pipeline(StandardScaler(), LinearRegression()).fit(X_train, y_train).predict(X_test)
+    pct = np.abs(pred - y_test) / y_test
+    assert pct.max() == pytest.approx(3.16, abs=0.005)
+    assert np.median(pct) == pytest.approx(0.254, abs=0.0005)
+    assert 10 < pct.max() / np.median(pct) < 15
+
+
+def test_r2_on_a_test_set_is_the_share_of_the_test_means_squared_error_removed():
+    """Ch. 4: r2_score = 1 − MSE(model) / MSE(always the test mean), negative when the model is
+    worse than that constant."""
+    from sklearn.metrics import mean_squared_error, r2_score
+
+    rng = np.random.default_rng(0)
+    y = rng.normal(size=50)
+    for pred in (y + rng.normal(scale=0.5, size=50), -y):
+        share = 1 - mean_squared_error(y, pred) / mean_squared_error(y, np.full(50, y.mean()))
+        assert r2_score(y, pred) == pytest.approx(share)
+    assert r2_score(y, -y) < 0
+
+
+def test_the_effect_of_affairs_grows_across_the_cut_points():
+    """Ch. 4, Frank and Hall exercise: separate fits of "rating > k" give affairs coefficients
+    -0.18, -0.27, -0.44, -0.51 (standard errors 0.04 to 0.07) against -0.36 shared: the
+    proportional-odds assumption does not hold for it."""
+    import pandas as pd
+    import statsmodels.api as sm
+
+    X_train, _, y_train, _ = marriage_split()
+    Z = pd.DataFrame(StandardScaler().fit_transform(X_train), columns=X_train.columns, index=X_train.index)
+    fits = [sm.Logit((y_train > k).astype(int), sm.add_constant(Z)).fit(disp=0) for k in (1, 2, 3, 4)]
+    coef = np.array([f.params["affairs"] for f in fits])
+    se = np.array([f.bse["affairs"] for f in fits])
+    assert coef == pytest.approx([-0.176, -0.271, -0.445, -0.507], abs=0.002)
+    assert se.min() > 0.04 and se.max() < 0.07
+    assert coef[0] - coef[-1] > 3 * se.max()
+    shared = OrdinalLogisticRegression().fit(Z, y_train).coef_[list(Z.columns).index("affairs")]
+    assert shared == pytest.approx(-0.364, abs=0.001)
+
+
+def test_macro_averaged_mae_and_ranked_probability_score_on_the_marriage_test_set():
+    """Ch. 4: macro-averaged MAE 2.000 for the majority baseline, 1.395 for regression + rounding,
+    1.418 for the ordinal median, 1.648 for its mode, 1.707 for the multinomial model; ranked
+    probability score 0.500 for the training shares, 0.473 multinomial, 0.477 ordinal."""
+    from imblearn.metrics import macro_averaged_mean_absolute_error
+    from sklearn.linear_model import LinearRegression
+
+    X_train, X_test, y_train, y_test = marriage_split()
+    y_true = y_test.to_numpy()
+
+    def macro_mae(pred):
+        return np.mean([np.abs(pred[y_true == k] - k).mean() for k in range(1, 6)])
+
+    nominal = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_train, y_train)
+    ordinal = make_pipeline(StandardScaler(), OrdinalLogisticRegression()).fit(X_train, y_train)
+    regression = make_pipeline(StandardScaler(), LinearRegression()).fit(X_train, y_train)
+    preds = {
+        "majority": np.full(len(y_true), 5),
+        "regression": np.clip(np.rint(regression.predict(X_test)), 1, 5).astype(int),
+        "median": ordinal.predict(X_test, decision="median"),
+        "mode": ordinal.predict(X_test),
+        "nominal": nominal.predict(X_test),
+    }
+    expected = {"majority": 2.0, "regression": 1.395, "median": 1.418, "mode": 1.648, "nominal": 1.707}
+    for name, pred in preds.items():
+        assert macro_mae(pred) == pytest.approx(expected[name], abs=0.0005)
+        assert macro_averaged_mean_absolute_error(y_true, pred) == pytest.approx(macro_mae(pred))
+
+    def rps(proba):
+        observed = y_true[:, None] <= np.arange(1, 5)[None, :]
+        return np.mean(np.sum((np.cumsum(proba, axis=1)[:, :-1] - observed) ** 2, axis=1))
+
+    prior = np.bincount(y_train, minlength=6)[1:] / len(y_train)
+    assert rps(np.tile(prior, (len(y_true), 1))) == pytest.approx(0.500, abs=0.0005)
+    assert rps(nominal.predict_proba(X_test)) == pytest.approx(0.473, abs=0.0005)
+    assert rps(ordinal.predict_proba(X_test)) == pytest.approx(0.477, abs=0.0005)
+
+
+# --- chapter 5 and lab 5: error inspection -----------------------------------------------------------
+
+
+def test_a_wilson_interval_on_three_examples_covers_the_truth_857_times_in_1000():
+    """Ch. 5: at n = 3 the four Wilson intervals are (0, 0.561), (0.061, 0.792), (0.208, 0.939),
+    (0.439, 1); at a true rate of 5% only the first holds it, so coverage is 0.95**3 = 85.7% and
+    about 28.5 of 200 groups miss; an exact interval allowing for 40 groups holds 0.031."""
+    from scipy.stats import binom
+    from statsmodels.stats.proportion import proportion_confint
+
+    intervals = [proportion_confint(x, 3, alpha=0.05, method="wilson") for x in range(4)]
+    assert np.round(intervals, 3).tolist() == [[0.0, 0.561], [0.061, 0.792], [0.208, 0.939], [0.439, 1.0]]
+    coverage = sum(binom.pmf(x, 3, 0.05) for x, (lo, hi) in enumerate(intervals) if lo <= 0.05 <= hi)
+    assert coverage == pytest.approx(0.95**3) and 200 * (1 - coverage) == pytest.approx(28.5, abs=0.05)
+    low, high = proportion_confint(2, 3, alpha=0.05 / 40, method="beta")
+    assert low < 0.031 < high
+    assert proportion_confint(2, 3, alpha=0.05 / 40, method="wilson")[0] > 0.031  # Wilson would not
+
+
+def confident_learning(labels, proba):
+    """Flags of the confident joint's off-diagonal (Northcutt et al. 2021), written independently."""
+    k = proba.shape[1]
+    t = np.array([proba[labels == j, j].mean() for j in range(k)])
+    flags = np.zeros(len(labels), dtype=bool)
+    for n, (label, p) in enumerate(zip(labels, proba)):
+        above = np.flatnonzero(p >= t)
+        if len(above):
+            flags[n] = above[np.argmax(p[above])] != label
+    return flags
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_confident_learning_wins_on_systematic_noise_and_the_ranking_on_uniform_noise(seed):
+    """Ch. 5: at confident learning's own count of flags, its precision beats the top of the loss
+    ranking when 30% of the 1s are labelled 7, and loses to it on uniform 5% noise."""
+    from sklearn.datasets import load_digits
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    from beyond_accuracy.datasets import corrupt_labels
+
+    X, y = load_digits(return_X_y=True)
+    ones = np.flatnonzero(y == 1)
+    systematic = y.copy()
+    systematic[np.random.default_rng(seed).choice(ones, size=round(0.3 * len(ones)), replace=False)] = 7
+    uniform = corrupt_labels(y, 0.05, random_state=seed)[0]
+    precision = {}
+    for name, given in (("systematic", systematic), ("uniform", uniform)):
+        proba = cross_val_predict(
+            make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)),
+            X,
+            given,
+            cv=StratifiedKFold(n_splits=5, shuffle=True, random_state=seed),
+            method="predict_proba",
+        )
+        wrong = given != y
+        flags = confident_learning(given, proba)
+        loss = -np.log(np.clip(proba[np.arange(len(given)), given], 1e-15, 1))
+        top = np.argsort(-loss, kind="stable")[: flags.sum()]
+        precision[name] = (wrong[flags].mean(), wrong[top].mean())
+    assert precision["systematic"][0] > precision["systematic"][1] + 0.2
+    assert precision["uniform"][0] < precision["uniform"][1]

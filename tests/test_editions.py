@@ -19,6 +19,7 @@ Colab-ready answer key and as a student notebook.
 
 from __future__ import annotations
 
+import pickle
 import re
 from functools import cache
 from pathlib import Path
@@ -30,11 +31,14 @@ from beyond_accuracy import term
 from tools.editions.colab import run_as_student, solutions_and_checks
 from tools.editions.derive import (
     KEY,
+    NOT_RANKED,
     STUDENT,
     Converter,
     Page,
     answer_key,
     answer_leaks,
+    choice_leaks,
+    choice_rankings,
     derive,
     is_check_cell,
     page_of,
@@ -302,7 +306,22 @@ def assert_gives_no_answer_away(
     run = student_run(answers_of or src, editions / "publish", wheel_python)
     assert run.answers, f"{rel(src)}: no checked answer was collected"
     student = nbformat.read(publish_path(page_of(src), editions / "publish"), as_version=4)
-    leaks = answer_leaks(student, run.answers, page_of(src).lang)
+    lang = page_of(src).lang
+    leaks = answer_leaks(student, run.answers, lang)
+    for name, ranking in choice_rankings().items():
+        if name not in run.check_inputs:
+            continue
+        values = ranking.values(*pickle.loads(run.check_inputs[name]))
+        answer = run.answers[f"answer_{name}"]
+        assert ranking.answer(values) == answer, f"{name}: the ranking does not decide the answer {answer!r}"
+        check_cell = next(i for i, c in enumerate(student.cells) if f"check.{name}(" in c.source)
+        above = nbformat.from_dict({**student, "cells": student.cells[:check_cell]})
+        if ranking.material:  # the exercise reads the ranking off a table above it
+            assert choice_leaks(above, name, values, answer, lang), (
+                f"{name}: its ranking is not printed above it"
+            )
+        else:
+            leaks += choice_leaks(student, name, values, answer, lang, ranking.words, after=check_cell)
     assert not leaks, f"{rel(src)}: the student notebook shows checked answers:\n" + "\n".join(leaks)
 
 
@@ -372,6 +391,54 @@ class TestLab5(LabTests):
     number = 5
 
 
+def test_every_checked_choice_is_decided_by_a_ranking_or_says_why_not():
+    """The leak test looks for each choice's deciding values: a new choice exercise needs its
+    Ranking in tools/editions/derive.py (or a reason in NOT_RANKED)."""
+    from beyond_accuracy.checks import _engine, lab1, lab2, lab3, lab4, lab5
+
+    choices = {
+        name
+        for lab in (lab1, lab2, lab3, lab4, lab5)
+        for name, exercise in _engine.exercises_of(lab.check).items()
+        if exercise.kind == "choice"
+    }
+    assert choices == set(choice_rankings()) | set(NOT_RANKED)
+    assert not set(choice_rankings()) & set(NOT_RANKED)
+
+
+def test_a_ranked_choice_leaks_through_a_table_the_gaps_or_the_prose():
+    values = {"temperature": 0.0748, "sigmoid": 0.0833, "isotonic": 0.0834}
+    nb = nbformat.v4.new_notebook()
+    table = "             brier\ntemperature 0.0748\nsigmoid     0.0833\nisotonic    0.0834\n"
+    gaps = "sigmoid +0.0085 isotonic +0.0086 temperature 0.0000"
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("Which calibrator has the lowest Brier score?"),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text=table)]),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text=gaps)]),
+        nbformat.v4.new_markdown_cell("Its best Brier score after any repair, 0.075, is still worse."),
+        nbformat.v4.new_markdown_cell("A Brier score of 0.0833 is not the point here."),
+        nbformat.v4.new_code_cell(outputs=[nbformat.v4.new_output("stream", text="temperature: 0.075\n")]),
+    ]
+    leaks = choice_leaks(nb, "best_calibrator", values, "temperature", "en", ("Brier",), after=0)
+    assert not choice_leaks(nb, "best_calibrator", values, "temperature", "en", ("Brier",), after=9)[2:]
+    assert [leak.split(":")[0] for leak in leaks] == [
+        "best_calibrator in cell 1 (output)",
+        "best_calibrator in cell 2 (output)",
+        "best_calibrator in cell 3 (prose)",
+    ], leaks
+    assert not choice_leaks(nb, "best_calibrator", {**values, "temperature": 0.05}, "temperature", "en")[2:]
+    other = nbformat.v4.new_notebook()  # the same number, of another quantity: not the answer's
+    other.cells = [
+        nbformat.v4.new_markdown_cell("The ECE goes from 0.046 with five bins to 0.075 with thirty.")
+    ]
+    assert not choice_leaks(other, "best_calibrator", values, "temperature", "en", ("Brier",))
+    share = nbformat.v4.new_notebook()
+    share.cells = [
+        nbformat.v4.new_markdown_cell("They make up 99% of the 100 lowest losses and 6% of the highest.")
+    ]
+    assert choice_leaks(share, "leak_tail", {"top": 0.06, "bottom": 0.99}, "bottom", "en")
+
+
 def test_the_runs_from_the_wheel_cover_every_notebook_and_every_language():
     for paths, shift in ((LABS, 1), (CHAPTERS, 0)):
         runs = rotated(paths, shift)
@@ -403,3 +470,112 @@ def test_the_install_cell_installs_the_pinned_release():
     for lang in languages():
         assert f'"{install_spec()}"' in first_cell(lang) and "@main" not in first_cell(lang)
     assert install_spec() in binder_files()["requirements.txt"].splitlines()
+
+
+def run_the_install_cell(lang, monkeypatch, capsys, before, after, imported=(), in_colab=True):
+    """The install cell's code, run as in Colab (``google.colab`` imported), with pip replaced by
+    a change of the installed versions from ``before`` to ``after``; returns (pip calls, printed)."""
+    import importlib.metadata
+    import subprocess
+    import sys
+    import types
+
+    versions = dict(before)
+
+    class Distribution:
+        def __init__(self, name, version):
+            self.metadata, self.version = {"Name": name}, version
+
+    calls = []
+
+    def pip(command, check):
+        calls.append(command)
+        versions.clear()
+        versions.update(after)
+
+    # the top-level modules of each distribution; beyond_accuracy, which this test process has
+    # imported, counts only where a case says so (in a fresh Colab session it is not imported)
+    modules = {"sklearn": ["scikit-learn"], "numpy": ["numpy"]}
+    if "beyond_accuracy" in imported:
+        modules["beyond_accuracy"] = ["beyond-accuracy"]
+    monkeypatch.setattr(
+        importlib.metadata, "distributions", lambda: [Distribution(*i) for i in versions.items()]
+    )
+    monkeypatch.setattr(importlib.metadata, "packages_distributions", lambda: modules)
+    monkeypatch.setattr(subprocess, "run", pip)
+    if in_colab:
+        monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    else:
+        monkeypatch.delitem(sys.modules, "google.colab", raising=False)
+    if "sklearn" in imported:
+        monkeypatch.setitem(sys.modules, "sklearn", sys.modules.get("sklearn") or types.ModuleType("sklearn"))
+    else:
+        monkeypatch.delitem(sys.modules, "sklearn", raising=False)
+    exec(compile(first_cell(lang), "<install cell>", "exec"), {})
+    return calls, capsys.readouterr().out
+
+
+COLAB_BEFORE = {"numpy": "2.1.3", "scikit-learn": "1.6.1"}
+COLAB_AFTER = {"numpy": "2.1.3", "scikit-learn": "1.9.1", "beyond-accuracy": "0.2.0"}
+
+
+def test_the_install_cell_says_what_it_installed_and_that_no_restart_is_needed(monkeypatch, capsys):
+    from beyond_accuracy import get_language
+    from tools.project import install_spec
+
+    calls, printed = run_the_install_cell("en", monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER)
+    assert calls and calls[0][-1] == install_spec() and calls[0][2:4] == ["pip", "install"]
+    assert printed.splitlines() == [
+        "Installed: beyond-accuracy 0.2.0, scikit-learn 1.6.1 → 1.9.1.",
+        "No restart needed.",
+    ]
+    assert get_language() == "en"
+    _, printed = run_the_install_cell("it", monkeypatch, capsys, COLAB_AFTER, COLAB_AFTER)
+    assert printed.splitlines() == [
+        "Il pacchetto del corso era già installato: non è cambiato nulla.",
+        "Non serve riavviare la sessione.",
+    ]
+    assert get_language() == "it"
+    calls, printed = run_the_install_cell(
+        "en", monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER, in_colab=False
+    )
+    assert not calls and not printed, "outside Colab the cell only sets the language"
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_the_install_cell_asks_for_a_restart_only_if_an_upgraded_module_was_in_use(lang, monkeypatch, capsys):
+    from tools.project import _terms_csv
+
+    with pytest.raises(SystemExit) as stopped:
+        run_the_install_cell(lang, monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER, imported=("sklearn",))
+    message = str(stopped.value)
+    assert message == _terms_csv()["install_restart"][lang].format(modules="sklearn")
+    _, printed = run_the_install_cell(lang, monkeypatch, capsys, COLAB_BEFORE, COLAB_AFTER)
+    assert printed.splitlines()[-1] == _terms_csv()["install_no_restart"][lang]
+    newer = {**COLAB_AFTER, "beyond-accuracy": "0.3.0"}  # run again after a new release, in the same session
+    with pytest.raises(SystemExit) as stopped:
+        run_the_install_cell(lang, monkeypatch, capsys, COLAB_AFTER, newer, imported=("beyond_accuracy",))
+    assert str(stopped.value) == _terms_csv()["install_restart"][lang].format(modules="beyond_accuracy")
+
+
+def test_the_colab_like_run_reads_colabs_runtime_from_one_dated_table():
+    import datetime
+
+    from tools.editions.colab import colab_runtime, install_cell
+
+    runtime = colab_runtime()
+    datetime.date.fromisoformat(runtime.as_of)
+    assert runtime.python == "3.13"
+    assert runtime.packages["ipywidgets"].startswith("7.") and runtime.packages["scikit-learn"] == "1.6.1"
+    assert all(r.count("==") == 1 for r in runtime.requirements())
+    cell = install_cell(ROOT / "dist" / "beyond_accuracy-0.2.0-py3-none-any.whl")
+    assert cell == first_cell("en").replace(
+        install_spec_(),
+        f"beyond-accuracy @ {(ROOT / 'dist' / 'beyond_accuracy-0.2.0-py3-none-any.whl').as_uri()}",
+    )
+
+
+def install_spec_():
+    from tools.project import install_spec
+
+    return install_spec()

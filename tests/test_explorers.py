@@ -106,6 +106,32 @@ def test_the_mimebundle_has_the_html_for_the_static_page_and_the_widget_view():
     assert data["text/plain"] in html
 
 
+def test_under_ipywidgets_7_an_explorer_displays_the_same_bundle():
+    """ipywidgets 7 (Colab's) gives every widget an _ipython_display_, which IPython calls instead
+    of _repr_mimebundle_: the explorers then display the same bundle themselves."""
+    import anywidget
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.display import display
+
+    seven = callable(getattr(anywidget.AnyWidget, "_ipython_display_", None))
+    assert (getattr(BrowserWidget, "_ipython_display_", None) is BrowserWidget._display_bundle) == seven
+
+    class AsUnderSeven(ThresholdExplorer):  # the display path of ipywidgets 7
+        _ipython_display_ = BrowserWidget._display_bundle
+
+    shell = InteractiveShell.instance()
+    published = []
+    shell.display_pub.publish = lambda data, metadata=None, **kw: published.append(data)
+    p = twenty_patients()
+    w = AsUnderSeven(p["y"], p["score"])
+    display(w)
+    assert len(published) == 1, "one output, as under ipywidgets 8"
+    data = published[0]
+    assert data["text/plain"] == w.text_summary() and "object at 0x" not in data["text/plain"]
+    assert data["text/html"] == w.to_html()
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == w.model_id
+
+
 def test_the_json_cannot_close_its_script_element():
     class Echo(BrowserWidget):
         module = "threshold"
@@ -544,6 +570,93 @@ def test_the_calibration_module_bins_as_the_package_does(tmp_path):
         subprocess.run([NODE, str(tmp_path / "run.cjs")], capture_output=True, text=True, check=True).stdout
     )
     assert np.allclose(out, expected, rtol=1e-12, atol=1e-14)
+
+
+def one_changed_decision(lang="en", n_bins=1):
+    """Four biopsies and a "calibrator" that moves exactly one across 0.5."""
+    y = np.array([0, 1, 0, 1])
+    raw = np.array([0.4, 0.6, 0.3, 0.7])
+    probs = {("naive Bayes", "none"): raw, ("naive Bayes", "temperature"): np.array([0.6, 0.6, 0.3, 0.7])}
+    set_language(lang)
+    return CalibrationExplorer(y, probs, n_bins=n_bins)
+
+
+@pytest.mark.parametrize(
+    "lang, one_bin, one_change",
+    [
+        ("en", "1 bin:", "1 decision changed at 0.50."),
+        ("it", "1 intervallo:", "1 decisione cambiata alla soglia 0,50."),
+        ("es", "1 intervalo:", "1 decisión cambiada con el umbral 0,50."),
+        ("pt", "1 faixa:", "1 decisão alterada no limiar 0,50."),
+        ("fi", "1 väli:", "1 päätös muuttui kynnysarvolla 0,50."),
+    ],
+)
+def test_a_count_of_one_takes_the_singular_in_every_language(lang, one_bin, one_change):
+    from beyond_accuracy.explorers._widget import counted
+
+    summary = one_changed_decision(lang).text_summary()
+    assert one_bin in summary and summary.endswith(one_change), summary
+    plural = one_changed_decision(lang, n_bins=2).text_summary()
+    assert (
+        counted("cal_bins", 2, lang) + ":" in plural and counted("cal_bins", 2, lang) != "2" + one_bin[1:-1]
+    )
+    for key in ("cal_bins", "cal_changed", "review_examples"):
+        forms = {n: counted(key, n, lang, threshold="t") for n in (0, 1, 2, 5)}
+        assert forms[0].replace("0", "5") == forms[2].replace("2", "5") == forms[5], forms
+        assert forms[1].replace("1", "5", 1) != forms[5], f"{key}: the same noun for 1 and for 5 in {lang}"
+    with pytest.raises(ValueError, match="whole number"):
+        counted("cal_bins", 1.5, lang)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed: the browser tests check the same texts")
+def test_the_modules_choose_singular_and_plural_as_the_package_does(tmp_path):
+    import subprocess
+
+    from beyond_accuracy.explorers._widget import counted
+
+    cases, expected = [], []
+    for lang in LANGUAGES:
+        labels = one_changed_decision(lang).data["labels"]
+        for key in ("cal_bins", "cal_changed"):
+            for n in (0, 1, 2, 30):
+                cases.append([labels, key, n])
+                expected.append(counted(key, n, lang, threshold="T"))
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    script = esm("calibration").replace("export default", "const _module =") + (
+        "\nconst fs = require('fs');"
+        f"\nconst cases = JSON.parse(fs.readFileSync({json.dumps(str(tmp_path / 'cases.json'))}, 'utf8'));"
+        "\nconsole.log(JSON.stringify(cases.map(([labels, key, n]) =>"
+        " baCounted((k) => labels[k], key, n, null, { threshold: 'T' }))));"
+    )
+    (tmp_path / "run.cjs").write_text(script)
+    out = json.loads(
+        subprocess.run([NODE, str(tmp_path / "run.cjs")], capture_output=True, text=True, check=True).stdout
+    )
+    assert out == expected
+
+
+def test_the_metric_lists_outrank_the_notebooks_own_rules_for_dl():
+    """JupyterLab and the classic notebook style every <dl> of an output (".jp-OutputArea-output
+    dt {float: left; width: 20%}", specificity 0,1,1), which squeezed an explorer's metric labels
+    letter by letter at 1000 px. The explorers' rules for their metric list must outrank them and
+    undo the float and the width."""
+    css = re.search(r"const BA_CSS = `(.*?)`;", _js("core"), re.S).group(1)
+    rules = {}
+    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        for selector in selectors.split(","):
+            rules.setdefault(" ".join(selector.split()), []).append(body)
+
+    def specificity(selector):
+        return (len(re.findall(r"#", selector)), len(re.findall(r"\.[\w-]+", selector)),
+                len(re.findall(r"(?:^|[\s>+~])[a-z]+", selector)))  # fmt: skip
+
+    for element, needed in (("dl", ["display:grid"]), ("dt", ["float:none", "width:auto"]), ("dd", ["float:none", "width:auto"])):  # fmt: skip
+        mine = [s for s in rules if "ba-metrics" in s and (element == "dl" or s.endswith(element))]
+        strong = [s for s in mine if specificity(s) > (0, 1, 1)]
+        assert strong, f"no rule for the metric list's {element} outranks .jp-OutputArea-output {element}"
+        text = "".join(b for s in strong for b in rules[s]).replace(" ", "")
+        for declaration in needed:
+            assert declaration in text, f"the metric list's {element} needs {declaration}"
 
 
 # A DOM just large enough for an explorer's render() in node: elements with attributes, children,

@@ -19,3 +19,4 @@ def test_how_to_use_explains_english_code_output(lang):
     text = " ".join((ROOT / "chapters" / lang / "how-to-use.md").read_text(encoding="utf-8").split())
     for words in SAYS[lang]:
         assert words in text, (lang, words)
+    assert text.count(SAYS[lang][1]) == 1, f"{lang}: the decimal-point note is stated more than once"

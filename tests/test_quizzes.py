@@ -1,5 +1,5 @@
-"""The chapters' quizzes: one set of definitions (src/beyond_accuracy/data/quizzes/),
-sound in every language, true to the chapters' numbers, and rendered by one module (js/quiz.js) in
+"""The chapters' quizzes: one set of definitions (the structure in
+src/beyond_accuracy/data/quizzes/, the words in the catalogue's quiz.csv), sound in every language, true to the chapters' numbers, and rendered by one module (js/quiz.js) in
 a code cell near the end of every chapter. The browser side is tests/browser/test_quiz_pages.py."""
 
 from __future__ import annotations
@@ -18,9 +18,18 @@ from statsmodels.stats.proportion import proportion_confint
 from beyond_accuracy import fmt, set_language
 from beyond_accuracy.datasets import thousand_patients
 from beyond_accuracy.explorers import Quiz, esm
-from beyond_accuracy.explorers.quiz import LABELS, chapters, definitions, problems, questions
+from beyond_accuracy.explorers.quiz import (
+    LABELS,
+    chapters,
+    definitions,
+    problems,
+    questions,
+    structure_problems,
+    structures,
+    unused_texts,
+)
 from beyond_accuracy.language import LANGUAGES, term
-from tools.language.typography import fix_prose
+from tools.language.typography import fix_string
 from tools.project import ROOT
 
 CHAPTERS = sorted(p.stem for p in (ROOT / "chapters" / "en").glob("0?-*.md"))
@@ -64,6 +73,28 @@ def test_the_check_of_the_definitions_finds_each_fault(spoil, message):
     )
 
 
+def test_the_structure_holds_no_words_and_every_word_belongs_to_a_question():
+    assert [p for ch in chapters() for p in structure_problems(ch)] == []
+    assert unused_texts() == []
+    spoilt = copy.deepcopy(structures()["02-imbalance"])
+    spoilt["questions"][1]["prompt"] = {"en": "Why?"}
+    spoilt["questions"][1]["options"][0]["feedback"] = "Right."
+    assert structure_problems("02-imbalance", spoilt) == [
+        "02-imbalance: question im-precision-prevalence has prompt: words belong in the catalogue (quiz.csv)",
+        "02-imbalance: option 1 of im-precision-prevalence has feedback: words belong in the catalogue"
+        " (quiz.csv)",
+    ]
+
+
+def test_a_text_missing_from_the_catalogue_is_named_by_its_key():
+    stored = copy.deepcopy(definitions()["01-confusion-matrix"])
+    del stored["questions"][0]["options"][2]["feedback"]
+    assert any(
+        "(catalogue key quiz.cm-accuracy-paradox.3.feedback)" in p
+        for p in problems("01-confusion-matrix", stored)
+    )
+
+
 def test_ids_are_unique_and_name_their_chapter():
     ids = [q["id"] for _, q in ALL]
     assert len(ids) == len(set(ids))
@@ -77,7 +108,7 @@ def test_every_text_is_there_in_every_language_distinct_and_typographically_clea
         assert set(text) == set(LANGUAGES), name
         for lang, s in text.items():
             assert s.strip() == s and s, f"{name} in {lang}"
-            assert fix_prose(s, lang) == s, f"{name} in {lang}: run tools.language.typography's rules on it"
+            assert fix_string(s, lang) == s, f"{name} in {lang}: run `make typography`"
             assert s.count("`") % 2 == 0, f"{name} in {lang}: an unclosed `code` span"
     for lang in LANGUAGES:
         options = [
@@ -86,6 +117,30 @@ def test_every_text_is_there_in_every_language_distinct_and_typographically_clea
         assert len(options) == len(set(options)), f"two options read the same in {lang}"
         feedback = [o["feedback"][lang] for o in q["options"]]
         assert len(feedback) == len(set(feedback)), f"two options share their feedback in {lang}"
+
+
+# What the quiz itself prints before an option's feedback (terms quiz_right, quiz_wrong) and the
+# words that would say it again: no feedback opens with them ("Right. Right: …").
+VERDICTS = {
+    "en": ("Right", "Correct", "Wrong", "Not quite", "Exactly"),
+    "it": ("Giusto", "Esatto", "Corretto", "Sbagliato", "Non proprio", "È proprio così"),
+    "es": ("Correcto", "Exacto", "Incorrecto", "No exactamente"),
+    "pt": ("Certo", "Correto", "Isso mesmo", "Exato", "Errado", "Não exatamente", "É assim mesmo"),
+    "fi": ("Oikein", "Väärin", "Ei aivan", "Juuri niin"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_feedback_repeats_the_verdict_the_quiz_prints(lang):
+    words = {term("quiz_right", lang).rstrip("."), term("quiz_wrong", lang).rstrip("."), *VERDICTS[lang]}
+    pattern = re.compile(rf"^({'|'.join(map(re.escape, sorted(words, key=len, reverse=True)))})\b")
+    repeated = [
+        f"{q['id']} option {i + 1}: {o['feedback'][lang][:40]!r}"
+        for _, q in ALL
+        for i, o in enumerate(q["options"])
+        if pattern.match(o["feedback"][lang])
+    ]
+    assert not repeated, f"the quiz prints the verdict itself ({term('quiz_right', lang)!r}): {repeated}"
 
 
 def test_the_right_option_is_not_always_in_the_same_place():

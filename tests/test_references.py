@@ -1,8 +1,9 @@
 """The references page, the citations and the plots' alt text in the page's language.
 
 The reference list is labelled the way the chapters cite (author-year, never pybtex's [Bri50]), its
-words and the citations' tooltips come from tools/book/sphinx/messages.csv, and every code-output plot
-carries a description of the figure, not a file path, as its alt text.
+words and the citations' tooltips come from the catalogue's theme.csv (src/beyond_accuracy/data/
+strings/), and every code-output plot carries a description of the figure, not a file path, as its
+alt text.
 """
 
 from __future__ import annotations

@@ -160,3 +160,13 @@ def test_the_commit_hooks_run_the_pinned_ruff():
         assert "--force-exclude" in hook["entry"], (
             "files passed by pre-commit would skip pyproject's excludes"
         )
+
+
+def test_the_labs_also_run_in_colabs_own_runtime_image():
+    """The publish workflow runs the labs inside Colab's public runtime image, with the install
+    cell as Colab runs it (tools/editions/colab.py --here); it cannot run here."""
+    job = load("site.yml")["jobs"]["colab"]
+    assert job["container"]["image"].startswith("us-docker.pkg.dev/colab-images/public/runtime")
+    command = next(c for c in runs(job) if "tools.editions.colab" in c)
+    assert "--here" in command and "--wheel dist/" in command
+    assert any("pip wheel" in c and "--wheel-dir dist" in c for c in runs(job))

@@ -89,9 +89,25 @@ def notebook_sources(lang: str | None = None) -> list[Path]:
     return found
 
 
+@lru_cache(maxsize=1)
+def _terms_csv() -> dict[str, dict[str, str]]:
+    """The package's terminology table, read from the checkout (tools that run before the package
+    is installed, such as the Colab-like run in Colab's image, need its texts too)."""
+    import csv
+
+    with (ROOT / "src" / "beyond_accuracy" / "data" / "strings" / "terms.csv").open(
+        encoding="utf-8", newline=""
+    ) as f:
+        return {row["key"]: row for row in csv.DictReader(f)}
+
+
 def first_cell(lang: str) -> str:
     """The only code cell that differs between languages: it sets the language and, in Colab,
-    installs the helper package from the repository named in _config.yml."""
+    installs the helper package from the repository named in _config.yml, says in the notebook's
+    language what pip installed or upgraded, and stops (asking for a restart of the session) only
+    if a package it upgraded had already been imported in the session."""
+    said = {key: _terms_csv()[key][lang] for key in ("install_changed", "install_unchanged",
+            "install_no_restart", "install_restart")}  # fmt: skip
     return f'''# The language of this notebook; in Google Colab, also install the course's helper package.
 LANG = "{lang}"
 
@@ -99,11 +115,27 @@ import sys
 
 if "google.colab" in sys.modules:
     import subprocess
+    from importlib import metadata
 
+    def installed():
+        return {{d.metadata["Name"].lower().replace("_", "-"): d.version for d in metadata.distributions()}}
+
+    before = installed()
     subprocess.run(
         [sys.executable, "-m", "pip", "install", "-q", "{install_spec()}"],
         check=True,
     )
+    changed = {{name: version for name, version in installed().items() if before.get(name) != version}}
+    listed = ", ".join(f"{{n}} {{before[n]}} → {{v}}" if n in before else f"{{n}} {{v}}" for n, v in sorted(changed.items()))
+    print({said["install_changed"]!r}.format(changes=listed) if changed else {said["install_unchanged"]!r})
+    in_use = sorted(
+        module
+        for module, names in metadata.packages_distributions().items()
+        if module in sys.modules and {{n.lower().replace("_", "-") for n in names}} & changed.keys()
+    )
+    if in_use:  # the session runs the old versions of these modules: a restart loads the new ones
+        raise SystemExit({said["install_restart"]!r}.format(modules=", ".join(in_use)))
+    print({said["install_no_restart"]!r})
 
 from beyond_accuracy import set_language
 

@@ -6,22 +6,22 @@ figures, check feedback and :func:`fmt` speak Italian for the rest of the notebo
 
 from __future__ import annotations
 
-import csv
 import math
 import numbers
-from functools import lru_cache
-from importlib import resources
 
 LANGUAGES = ("en", "it", "es", "pt", "fi")
 
-# Decimal mark, thousands separator and how a percent sign is attached, per language
-# (Unicode CLDR conventions: Spanish and Finnish put a no-break space before "%", Spanish
-# groups thousands only from five digits on, Finnish groups with a no-break space).
+# Decimal mark, thousands separator and how a percent sign is attached, per language: the one
+# number style of each language, which the typography rules (tools/language/typography.py) apply to
+# hand-written numbers too. Spanish and Finnish put a no-break space before "%" (RAE, Kielitoimisto);
+# Spanish groups thousands with a no-break space, as RAE and ISO 80000 ask of technical text
+# ("100 000", never "100.000", which other Spanish-speaking countries read as 100), and only from five
+# digits on ("2000"); Finnish groups with a no-break space from four digits on ("1 000").
 _NBSP = "\u00a0"
 _NUMBER_STYLE = {
     "en": {"decimal": ".", "group": ",", "percent": "%", "min_group": 4, "minus": "-"},
     "it": {"decimal": ",", "group": ".", "percent": "%", "min_group": 4, "minus": "-"},
-    "es": {"decimal": ",", "group": ".", "percent": _NBSP + "%", "min_group": 5, "minus": "-"},
+    "es": {"decimal": ",", "group": _NBSP, "percent": _NBSP + "%", "min_group": 5, "minus": "-"},
     "pt": {"decimal": ",", "group": ".", "percent": "%", "min_group": 4, "minus": "-"},
     "fi": {"decimal": ",", "group": _NBSP, "percent": _NBSP + "%", "min_group": 4, "minus": "\u2212"},
 }
@@ -51,7 +51,8 @@ def fmt(x, digits: int = 3, percent: bool = False, lang: str | None = None) -> s
     ``fmt(0.7368)`` is ``"0.737"`` in English and ``"0,737"`` in Italian; ``percent=True``
     multiplies by 100 and adds the language's percent sign (``fmt(0.25, 1, percent=True)`` is
     ``"25.0%"`` in English, ``"25,0 %"`` in Finnish). Integers of four or more digits are grouped
-    by thousands as the language does (``1,000`` / ``1.000`` / ``1 000``).
+    by thousands as the language does (``1,000`` / ``1.000`` / ``1 000``; Spanish from five digits
+    on, ``10 000``, with a no-break space).
     """
     lang = _check_language(lang or get_language())
     if isinstance(x, bool) or not isinstance(x, numbers.Real):
@@ -79,40 +80,48 @@ def fmt(x, digits: int = 3, percent: bool = False, lang: str | None = None) -> s
     return out + (style["percent"] if percent else "")
 
 
-@lru_cache(maxsize=1)
-def _terms() -> dict[str, dict[str, str]]:
-    text = resources.files("beyond_accuracy").joinpath("data/terms.csv").read_text(encoding="utf-8")
-    return {row["key"]: row for row in csv.DictReader(text.splitlines())}
-
-
-@lru_cache(maxsize=1)
-def _definitions() -> dict[str, dict[str, str]]:
-    text = resources.files("beyond_accuracy").joinpath("data/definitions.csv").read_text(encoding="utf-8")
-    return {row["key"]: row for row in csv.DictReader(text.splitlines())}
-
-
 def definition(key: str, lang: str | None = None) -> str:
-    """A one- or two-sentence definition of the glossary term ``key`` in the active language."""
+    """A one- or two-sentence definition of the glossary term ``key`` in the active language
+    (the row ``glossary.<key>`` of the catalogue)."""
+    from . import catalogue
+
     lang = _check_language(lang or get_language())
-    if key not in _definitions():
+    if f"glossary.{key}" not in catalogue.keys("glossary."):
         raise ValueError(f"no definition for {key!r}; the glossary terms are the rows of kind 'term'")
-    return _definitions()[key][lang]
+    return catalogue.text(f"glossary.{key}", lang)
 
 
 def terms_table():
-    """The terminology table as a DataFrame (one row per key; columns kind, en, it, es, pt, fi, note)."""
+    """The terminology table (data/strings/terms.csv) as a DataFrame (one row per key; columns
+    kind, en, it, es, pt, fi, note)."""
     import pandas as pd
 
-    return pd.DataFrame(list(_terms().values())).set_index("key")
+    from . import catalogue
+
+    return pd.DataFrame(list(catalogue.tables()["terms"].values())).set_index("key")
 
 
 def term(key: str, lang: str | None = None) -> str:
-    """The term ``key`` in the active language (or ``lang``), from the course's terminology table."""
+    """The term ``key`` in the active language (or ``lang``): a row of the course's catalogue
+    (:mod:`beyond_accuracy.catalogue`), usually of its terminology table, terms.csv."""
+    from . import catalogue
+
     lang = _check_language(lang or get_language())
-    table = _terms()
-    if key not in table:
-        raise ValueError(f"unknown term {key!r}; see beyond_accuracy.terms_table() for the keys")
-    return table[key][lang]
+    try:
+        return catalogue.text(key, lang)
+    except ValueError:
+        raise ValueError(f"unknown term {key!r}; see beyond_accuracy.terms_table() for the keys") from None
+
+
+def quotes(lang: str | None = None) -> str:
+    """The quotation marks of ``lang``: primary opening and closing, secondary opening and closing
+    (``"«»‘’"`` in Italian), from the catalogue's ``typography.quotes``."""
+    from . import catalogue
+
+    marks = catalogue.text("typography.quotes", _check_language(lang or get_language()))
+    if len(marks) != 4:
+        raise ValueError(f"typography.quotes must hold four marks in every language, got {marks!r}")
+    return marks
 
 
 # The MIME prefix myst-nb gives hidden glued outputs (``myst_nb.glue(..., display=False)``).

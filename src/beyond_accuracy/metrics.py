@@ -411,24 +411,25 @@ def reliability_table(y_true, y_prob, n_bins=10, strategy="uniform") -> pd.DataF
     )
 
 
-KINDS = ("binary", "top-label")
+KINDS = ("binary", "confidence")
 
 
 def _calibration_pairs(y_true, y_prob, labels, kind, pos_label):
-    """(outcome, probability) pairs: the positive class's (binary) or the top label's."""
+    """(outcome, probability) pairs: the positive class's (binary) or the confidence's (the top
+    label's probability against whether the top label is right)."""
     proba = np.asarray(y_prob)
     if kind is not None and kind not in KINDS:
-        raise ValueError(f"kind must be 'binary', 'top-label' or None, got {v.show(kind)}")
+        raise ValueError(f"kind must be 'binary', 'confidence' or None, got {v.show(kind)}")
     if proba.ndim == 2 and proba.shape[1] == 2 and kind is None:
         raise ValueError(
             "y_prob has two columns, so it is ambiguous which ECE you want: pass kind='binary' for "
             "the calibration of the positive-class probability (the column of pos_label, as in "
-            "calibration_curve(y, proba[:, 1])) or kind='top-label' for the calibration of the "
+            "calibration_curve(y, proba[:, 1])) or kind='confidence' for the calibration of the "
             "confidence (the largest probability against whether that class is right)"
         )
-    if proba.ndim == 1 and kind == "top-label":
+    if proba.ndim == 1 and kind == "confidence":
         raise ValueError(
-            "kind='top-label' needs the (n, K) matrix of predict_proba; a 1-D y_prob holds the "
+            "kind='confidence' needs the (n, K) matrix of predict_proba; a 1-D y_prob holds the "
             "positive-class probabilities (kind='binary')"
         )
     if proba.ndim == 2 and proba.shape[1] >= 2:
@@ -452,7 +453,7 @@ def _calibration_pairs(y_true, y_prob, labels, kind, pos_label):
             if proba.shape[1] != 2:
                 raise ValueError(
                     f"kind='binary' needs a binary problem, but y_prob has {proba.shape[1]} columns; "
-                    "use kind='top-label', or pass the probability of one class against the rest"
+                    "use kind='confidence', or pass the probability of one class against the rest"
                 )
             pos = labels[-1] if pos_label is None else pos_label
             if pos not in labels.tolist():
@@ -481,13 +482,14 @@ def expected_calibration_error(
       ``y_prob`` is the 1-D positive-class probability with 0/1 ``y_true`` (the default for a
       1-D ``y_prob``), or the two-column ``predict_proba`` of a binary model, whose column of
       ``pos_label`` (default: the larger label, column 1) is used.
-    - ``kind="top-label"``: the calibration of the confidence, for a (n, K) probability matrix
+    - ``kind="confidence"``: the calibration of the confidence, for a (n, K) probability matrix
       (columns in the order of ``labels``, default the sorted labels of ``y_true``):
       confidence = the largest probability, outcome = whether that class is the true one. The
-      default for a matrix of three or more columns.
+      default for a matrix of three or more columns. (This is *confidence* calibration in Gupta
+      and Ramdas's terms; *top-label* calibration conditions on the predicted class as well.)
 
     A two-column matrix without ``kind`` raises ValueError: on a binary model the two numbers
-    differ (top-label folds the probabilities below ½ onto those above), so the choice must be
+    differ (the confidence folds the probabilities below ½ onto those above), so the choice must be
     explicit. Binning as in :func:`reliability_table`. The value depends on the binning:
     report it with ``n_bins`` and ``strategy``.
     """
@@ -500,7 +502,7 @@ def max_calibration_error(
     y_true, y_prob, n_bins=10, strategy="uniform", labels=None, kind=None, pos_label=None
 ) -> float:
     """MCE: the largest gap |observed share − mean predicted| over the non-empty bins; ``kind``
-    ("binary" or "top-label") as in :func:`expected_calibration_error`."""
+    ("binary" or "confidence") as in :func:`expected_calibration_error`."""
     y, p = _calibration_pairs(y_true, y_prob, labels, kind, pos_label)
     _, count, sum_y, sum_p, keep = _bin_stats(y, p, n_bins, strategy)
     return float(np.max(np.abs(sum_y[keep] - sum_p[keep]) / count[keep]))

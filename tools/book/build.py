@@ -30,7 +30,7 @@ from pathlib import Path
 
 import yaml
 
-from beyond_accuracy.language import term
+from beyond_accuracy.language import quotes, term
 from tools.book.glossary import glossary_markdown
 from tools.book.launch import install_downloads, install_figures, launch_settings
 from tools.book.sphinx.explorers import FOLDER as EXPLORERS  # where the pages load loader.js from
@@ -64,6 +64,14 @@ def derived_toc(lang: str) -> dict:
     return walk(toc())
 
 
+def smart_quotes() -> dict[str, str]:
+    """{docutils language tag: quotation marks} of every language, from the catalogue's
+    typography.quotes (their one home); tools/book/sphinx/localisation.py gives them to docutils'
+    smart quotes (its ``smartquotes_locales``), so the HTML has the marks the sources have."""
+    locales = config()["course"].get("sphinx_locales", {})
+    return {locales.get(lang, lang).lower().replace("_", "-"): quotes(lang) for lang in languages()}
+
+
 def derived_config(lang: str) -> dict:
     cfg = config()
     cfg.pop("course", None)
@@ -75,7 +83,7 @@ def derived_config(lang: str) -> dict:
     sc = sphinx.setdefault("config", {})
     sc["language"] = config()["course"].get("sphinx_locales", {}).get(lang, lang)
     sc["ba_language"] = lang
-    sc["ba_quotes"] = dict(config()["course"].get("quotes") or {})
+    sc["ba_quotes"] = smart_quotes()
     sc["ba_languages"] = languages()
     sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
     sc["ba_switcher_label"] = term("language_label", lang)

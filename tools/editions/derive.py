@@ -37,6 +37,7 @@ import posixpath
 import re
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -830,3 +831,149 @@ def answer_leaks(nb, answers: dict, lang: str) -> list[str]:
                     found.append(f"{name} in cell {index} ({where}): {' '.join(row.split())[:120]}")
                     break
     return list(dict.fromkeys(found))
+
+
+# --------------------------------------------------------------------------------------------
+# What gives a checked choice away: the values that rank its options, printed or stated
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How a checked choice is decided: ``values(*inputs)`` gives, from the inputs its check cell
+    passes, the number that decides each option (the check's own helpers compute it), and the
+    answer is the option with the ``best`` ("min" or "max") of them. ``material``: the lab prints
+    that ranking above the exercise on purpose, and the exercise asks to read it off. ``words``:
+    the quantity's name in the five languages (a paragraph that gives the winner's value says it)."""
+
+    values: Callable[..., dict]
+    best: str
+    material: bool = False
+    words: tuple[str, ...] = ()  # what names the deciding quantity in prose, in any language
+
+    def answer(self, values: dict) -> str:
+        pick = min if self.best == "min" else max
+        return pick(values, key=values.get)
+
+
+def _lab_rankings() -> dict[str, Ranking]:
+    from sklearn.metrics import brier_score_loss
+
+    from beyond_accuracy.checks import lab2, lab3, lab4, lab5
+
+    def calibrators(y_eval, probs):
+        return {m: float(brier_score_loss(y_eval, lab3._nb(probs, m))) for m in lab3.CALIBRATORS}
+
+    def board(metric):
+        score = lab4._SCORES[metric][0]
+        return lambda y_test, test_pred: {n: float(score(y_test, p)) for n, p in test_pred.items()}
+
+    def tails(leaked, loss):
+        leaked, order = lab5._ranking(leaked, loss)
+        return {
+            "top": float(leaked[order[: lab5.TAIL]].mean()),
+            "bottom": float(leaked[order[-lab5.TAIL :]].mean()),
+        }
+
+    return {
+        "best_lever": Ranking(
+            lambda table, costs, n: lab2._lever_costs(table, costs, n),
+            "min",
+            words=("cost", "costo", "coste", "custo", "kustannu", "maksa"),
+        ),
+        "best_calibrator": Ranking(calibrators, "min", words=("Brier",)),
+        "accuracy_pick": Ranking(board("accuracy"), "max", material=True),
+        "qwk_pick": Ranking(board("qwk"), "max", material=True),
+        "leak_tail": Ranking(tails, "max"),
+    }
+
+
+# Checked choices that no ranking decides, with the reason.
+NOT_RANKED = {
+    "micro_f1": "which row of classification_report equals micro-F1: a fact about the report, read "
+    "from its rows (the exercise's material), whatever their values",
+}
+
+
+def choice_rankings() -> dict[str, Ranking]:
+    """The Ranking of every checked choice that a ranking decides (see NOT_RANKED for the others)."""
+    return _lab_rankings()
+
+
+def _significant(form: str) -> int:
+    return len(re.sub(r"\D", "", form).lstrip("0"))
+
+
+def _choice_forms(x: float, lang: str) -> set[str]:
+    """How a page may print a number that decides a choice: as _number_forms, with at least two
+    significant digits (0.0085, not 0.008 or 1%: those match too much); a share of 100 (0.99, 0.06)
+    also with 2 or 3 decimals and as a whole percentage (0.990, 99%, 6%), exactly as it is."""
+    from beyond_accuracy.language import fmt
+
+    if x in (0, 1, -1):  # printed as 0, 1.000 or 100% everywhere: not looked for
+        return set()
+    exact = abs(round(100 * x) - 100 * x) < 1e-9
+    forms = _number_forms(x, lang)
+    if exact:
+        forms |= {f"{x:.2f}", f"{x:.3f}", fmt(x, 2, lang=lang), fmt(x, 3, lang=lang)}
+        if abs(x) <= 1:
+            forms |= {f"{100 * x:.0f}%", fmt(x, 0, percent=True, lang=lang)}
+    return {f for f in forms if f.strip("0.,-%\u00a0\u2212") != "" and (exact or _significant(f) >= 2)}
+
+
+def _units(nb) -> list[tuple[int, str, str]]:
+    """(cell index, "prose" or "output", text): each paragraph, and all the outputs of a code cell
+    together (a table's rows are one unit)."""
+    units = []
+    for index, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            units += [(index, "prose", p) for p in re.split(r"\n\s*\n", cell.source)]
+        elif cell.cell_type == "code":
+            rows = [r for out in cell.get("outputs", []) for r in _rows_of_output(out)]
+            if rows:
+                units.append((index, "output", "\n".join(rows)))
+    return units
+
+
+def choice_leaks(
+    nb, name: str, values: dict, answer: str, lang: str, words: tuple[str, ...] = (), after: int = 0
+) -> list[str]:
+    """Where a student notebook lets the answer of a ranked choice be read off:
+
+    - a table, an output or a paragraph that shows the deciding value of every option that has
+      one (the whole ranking; a value of exactly 0 or 1 is not looked for: it prints everywhere);
+    - an output or a paragraph that shows how far every other option is from the answer (their
+      gaps to the best: the best is the one at zero);
+    - a paragraph after the exercise's check (cell ``after``) that states the answer's own value,
+      naming the quantity (one of ``words``): prose that discusses the winner.
+
+    One option's value alone, before the exercise, is the exercise's material.
+    """
+    shows = {o: [_token(f) for f in _choice_forms(v, lang)] for o, v in values.items()}
+    gaps = {}
+    if answer in values:
+        gaps = {
+            o: [_token(f) for g in (v - values[answer], values[answer] - v) for f in _choice_forms(g, lang)]
+            for o, v in values.items()
+            if o != answer
+        }
+    searchable = [o for o, patterns in shows.items() if patterns]  # a value of 0 prints as 0.000 anywhere
+    gapped = [o for o, patterns in gaps.items() if patterns]
+    found = []
+    for index, where, text in _units(nb):
+        shown = [o for o, patterns in shows.items() if any(p.search(text) for p in patterns)]
+        apart = [o for o, patterns in gaps.items() if any(p.search(text) for p in patterns)]
+        line = " ".join(text.split())[:120]
+        if len(shown) == len(searchable) >= 2:
+            found.append(f"{name} in cell {index} ({where}): the values of {', '.join(shown)}: {line}")
+        elif gapped and len(apart) == len(gapped):
+            found.append(
+                f"{name} in cell {index} ({where}): the gaps of {', '.join(apart)} to the best: {line}"
+            )
+        elif (
+            where == "prose"
+            and index > after
+            and answer in shown
+            and any(w.lower() in text.lower() for w in words)
+        ):
+            found.append(f"{name} in cell {index} (prose): the answer's own value: {line}")
+    return found

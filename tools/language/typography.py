@@ -1,30 +1,46 @@
-"""Typography of the prose of the chapters and labs, per language.
+"""Typography of every word a reader sees, per language: the prose of the chapters and labs, and
+every string of the catalogue (src/beyond_accuracy/data/strings/: terms, glossary, theme messages,
+quizzes, the checks' hints), which no Sphinx smart quotes ever see.
 
-Only the prose of the MyST sources is touched: never the front matter, code cells and other
-literal blocks, inline code and roles (``{glue:text}`…```, ``{cite:p}`…```), math (``$…$``,
-``$$…$$``), URLs, HTML, MyST comments and targets, nor the option lines of directives.
+In the MyST sources only the prose is touched: never the front matter, code cells and other literal
+blocks, inline code and roles (``{glue:text}`…```, ``{cite:p}`…```), math (``$…$``, ``$$…$$``,
+but see *math thousands*), URLs, HTML, MyST comments and targets, nor the option lines of
+directives. In a catalogue string, code is left alone too: a ```code``` span, a call
+(``f1_score(..., average="micro")``), a subscript (``curve["k"]``), a keyword argument
+(``weights="quadratic"``) and a ``{placeholder}``; the ``en`` column of theme.csv (the gettext
+msgids Sphinx looks up) and typography.csv (the marks themselves) are not prose.
 
-Rules (``RULES`` below says which language gets which):
+Rules (``RULES`` below says which language gets which; the catalogue's strings get
+:func:`string_rules`):
 
 * **percent** – es and fi put a no-break space (U+00A0) between a number and %, "10 %" (RAE,
   Kielitoimisto); it, pt-BR and en write "10%", so a space there is removed.
-* **thousands** – es and fi group hand-written numbers of five digits or more in threes with a
-  no-break space, "20 000" (es "20.000" and a plain or narrow space become U+00A0); es writes
-  four-digit numbers unseparated ("2000", RAE), fi keeps "1 000" with a no-break space. it and
-  pt-BR use the point, "20.000" (a no-break/narrow-space grouping becomes a point). Years and other
-  four-digit numbers are never grouped; English is left alone ("20,000").
-* **decimal lists** – it: a hand-written list of decimals is separated by semicolons, "0,9; 0,6"
-  (with a decimal comma, "0,9, 0,6" is ambiguous).
+* **thousands** – one separator per language, the one ``fmt`` writes (language.py's number style):
+  es and fi group hand-written numbers of five digits or more in threes with a no-break space,
+  "20 000" ("20.000" and a plain or narrow space become U+00A0); es writes four-digit numbers
+  unseparated ("2000", RAE), fi keeps "1 000" with a no-break space. it and pt-BR use the point,
+  "20.000" (a no-break/narrow-space grouping becomes a point). Years and other four-digit numbers
+  are never grouped on their own; English is left alone ("20,000").
+* **same grouping** (catalogue) – en, it, pt, fi: every number of four digits or more is grouped as
+  ``fmt`` groups it, so that "1.000 … 800/1800" becomes "1.000 … 800/1.800" (it) and "985/1000"
+  "985/1 000" (fi); years (1900–2099) are left alone.
+* **math thousands** – es and fi: a thousands point inside math becomes a thin space, ``10\\,000``
+  (as ``fmt``'s no-break space), not ``10.000``.
+* **decimal lists** – it, es, pt, fi: a hand-written list of decimals is separated by semicolons,
+  "0,9; 0,6" (with a decimal comma, "0,9, 0,6" is ambiguous).
 * **heading dash** – fi: a dash in a heading is a spaced en dash, "Vaihe 1 – Lataa", not "—".
 * **quotes** – one quotation style per language, the one docutils' smart quotes produce in the
   HTML (so the .ipynb students open carries the same marks): it and es «…», pt-BR “…”, fi ”…”,
-  en “…”. Straight double quotes and the other styles' marks are rewritten; apostrophes stay '.
+  en “…” (the catalogue's ``typography.quotes``). Straight double quotes and the other styles'
+  marks are rewritten.
+* **apostrophes** (catalogue) – ' becomes ’ (l’area, scikit-learn’s, un po’), as Sphinx's smart
+  quotes typeset the pages' straight apostrophes; the sources of the pages keep '.
 * **glossary link** – es, pt, it: ``{doc}`glossary``` in mid-sentence gets an explicit lowercase
   link text (``{doc}`glosario <glossary>```), since the page title is capitalised.
 
-    python -m tools.language.typography            # rewrite every source that needs it
+    python -m tools.language.typography            # rewrite every source and catalogue table that needs it
     python -m tools.language.typography --check    # list what would change; exit 1 if anything would
-    python -m tools.language.typography PATHS...   # only these files
+    python -m tools.language.typography PATHS...   # only these files (pages or catalogue tables)
 
 The rules are idempotent: running the tool twice changes nothing the second time.
 """
@@ -37,6 +53,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from beyond_accuracy.language import quotes, term
 from tools.project import KINDS, ROOT, language_of, languages
 
 LANGS = tuple(languages())
@@ -44,18 +61,28 @@ LANGS = tuple(languages())
 NBSP = "\u00a0"
 NNBSP = "\u202f"
 
-# primary opening and closing quotation marks, as docutils' smart quotes typeset them (it/es:
-# docutils' defaults; pt: the pt_BR locale set in _config.yml; fi: ”…”; en: “…”)
-QUOTES = {"en": ("“", "”"), "it": ("«", "»"), "es": ("«", "»"), "pt": ("“", "”"), "fi": ("”", "”")}
-GLOSSARY_TEXT = {"es": "glosario", "pt": "glossário", "it": "glossario"}
+# primary opening and closing quotation marks, the ones docutils' smart quotes typeset in the HTML:
+# the catalogue's typography.quotes (beyond_accuracy.language.quotes), their one home
+QUOTES = {lang: (quotes(lang)[0], quotes(lang)[1]) for lang in LANGS}
 
 RULES = {
     "en": {"percent_tight", "quotes"},
     "it": {"percent_tight", "thousands_point", "decimal_lists", "quotes", "glossary"},
-    "es": {"percent_space", "thousands_space", "quotes", "glossary"},
-    "pt": {"percent_tight", "thousands_point", "quotes", "glossary"},
-    "fi": {"percent_space", "thousands_space", "heading_dash", "quotes"},
+    "es": {"percent_space", "thousands_space", "math_thousands", "decimal_lists", "quotes", "glossary"},
+    "pt": {"percent_tight", "thousands_point", "decimal_lists", "quotes", "glossary"},
+    "fi": {"percent_space", "thousands_space", "math_thousands", "decimal_lists", "heading_dash", "quotes"},
 }
+# The thousands separator of a grouped four-digit number, per language ("same grouping"; es never
+# groups four digits).
+GROUP = {"en": ",", "it": ".", "pt": ".", "fi": NBSP}
+
+
+def string_rules(lang: str) -> set[str]:
+    """The rules a catalogue string gets: the pages' rules, but not those about MyST (headings, the
+    glossary link), plus the ones only strings need (no smart quotes will see them)."""
+    rules = RULES[lang] - {"heading_dash", "glossary"} | {"apostrophes"}
+    return rules | ({"same_grouping"} if lang in GROUP else set())
+
 
 # --------------------------------------------------------------------------- splitting the source
 
@@ -254,8 +281,8 @@ def _group(digits: str, sep: str) -> str:
 
 
 def thousands_space(text: str, lang: str) -> str:
-    """es/fi: "20 000" with U+00A0; es also from "20.000"; es four digits unseparated."""
-    seps = f"[{_SP}]" if lang == "fi" else rf"[{_SP}.]"
+    """es/fi: "20 000" with U+00A0, also from "20.000"; es four digits unseparated."""
+    seps = rf"[{_SP}.]"
     grouped = re.compile(rf"{_NUM_BEFORE}([1-9]\d{{0,2}}(?:{seps}\d{{3}})+){_NUM_AFTER}")
 
     def fix_grouped(m: re.Match) -> str:
@@ -334,7 +361,7 @@ _GLOSSARY = re.compile(r"\{doc\}`glossary`")
 
 def glossary(text: str, lang: str) -> str:
     """{doc}`glossary` in mid-sentence: explicit lowercase link text (before masking)."""
-    word = GLOSSARY_TEXT[lang]
+    word = term("glossary_link", lang)
 
     def fix(m: re.Match) -> str:
         before = text[: m.start()]
@@ -352,12 +379,79 @@ def glossary(text: str, lang: str) -> str:
     return _GLOSSARY.sub(fix, text)
 
 
-def fix_prose(text: str, lang: str, *, title: bool = False) -> str:
-    """Apply the language's rules to a piece of prose (a run of prose lines or a title)."""
-    rules = RULES[lang]
-    if "glossary" in rules:
-        text = glossary(text, lang)
-    masked, spans = _mask(text)
+def math_thousands(text: str) -> str:
+    """es/fi: inside math (``$…$``, ``$$…$$``), "10.000" becomes "10\\,000" (a thin space, as the
+    number style's no-break space). Decimals there are written ``0{,}5``, so a point groups."""
+
+    def fix(m: re.Match) -> str:
+        span = m.group(0)
+        if not span.startswith("$"):
+            return span
+        return re.sub(
+            r"(?<![\d.,{])([1-9]\d{0,2})((?:\.\d{3})+)(?![\d.])",
+            lambda k: k.group(1) + k.group(2).replace(".", "\\,"),
+            span,
+        )
+
+    return _PROTECT.sub(fix, text)
+
+
+# A number written by hand in a catalogue string: as _NUM_BEFORE/_NUM_AFTER, but a fraction's
+# numbers count too ("985/1000").
+_STR_BEFORE = r"(?<![\w.,\-:#'" + NBSP + NNBSP + r"])"
+_STR_AFTER = r"(?![\w\-]|[.,]\d)"
+
+
+def same_grouping(text: str, lang: str) -> str:
+    """Catalogue strings in en, it, pt, fi: every number of four digits or more grouped as ``fmt``
+    groups it (1,000 / 1.000 / 1 000), a fraction's too ("985/1.000"); years (1900–2099) excepted."""
+    sep = GROUP[lang]
+
+    def fix(m: re.Match) -> str:
+        digits = m.group(1)
+        if len(digits) == 4 and 1900 <= int(digits) <= 2099:
+            return digits
+        return _group(digits, sep)
+
+    if lang == "en":  # "12 345" (the other languages' thousands rules see to theirs)
+        text = re.sub(
+            rf"{_STR_BEFORE}([1-9]\d{{0,2}}(?:[{NBSP}{NNBSP}]\d{{3}})+){_STR_AFTER}",
+            lambda m: re.sub(f"[{NBSP}{NNBSP}]", ",", m.group(1)),
+            text,
+        )
+    return re.sub(rf"{_STR_BEFORE}([1-9]\d{{3,}}){_STR_AFTER}", fix, text)
+
+
+_APOSTROPHE = re.compile(r"(?<=\w)'(?=\w)|(?<=[^\W\d_])'(?=[\s.,;:!?)»”]|$)")
+
+
+def apostrophes(text: str) -> str:
+    """Catalogue strings: ' between letters or ending an elided word becomes ’ (l’area, po’)."""
+    return _APOSTROPHE.sub("’", text)
+
+
+# Code inside a catalogue string that is not in backticks (the checks' hints print as plain text).
+_CODE = re.compile(
+    r"""
+      `[^`]*`                                              # a code span
+    | \b[A-Za-z_][\w.]*\((?:[^()]|\([^()]*\))*\)         # a call: f1_score(..., average="micro")
+    | \b[A-Za-z_]\w*\[[^\]\n]*\]                          # a subscript: curve["k"]
+    | \b[A-Za-z_]\w*=(?:"[^"]*"|'[^']*'|[\w.\-]+)          # a keyword argument: weights="quadratic"
+    | \$\{\w+\}|\{[\w.]*\}                                # a placeholder: {n}, ${resultCount}
+    """,
+    re.X,
+)
+
+
+def _mask_code(text: str, spans: list[str]) -> str:
+    def repl(m: re.Match) -> str:
+        spans.append(m.group(0))
+        return chr(_PUA + len(spans) - 1)
+
+    return _CODE.sub(repl, text)
+
+
+def _apply(masked: str, lang: str, rules: set[str], *, title: bool) -> str:
     if "percent_space" in rules:
         masked = percent_space(masked)
     if "percent_tight" in rules:
@@ -366,13 +460,39 @@ def fix_prose(text: str, lang: str, *, title: bool = False) -> str:
         masked = thousands_space(masked, lang)
     if "thousands_point" in rules:
         masked = thousands_point(masked)
+    if "same_grouping" in rules:
+        masked = same_grouping(masked, lang)
     if "decimal_lists" in rules:
         masked = decimal_lists(masked)
     if "heading_dash" in rules and not title:
         masked = heading_dash(masked)
     if "quotes" in rules:
         masked = quotes(masked, lang)
-    return _unmask(masked, spans)
+    if "apostrophes" in rules:
+        masked = apostrophes(masked)
+    return masked
+
+
+def fix_prose(text: str, lang: str, *, title: bool = False) -> str:
+    """Apply the language's rules to a piece of prose (a run of prose lines or a title)."""
+    rules = RULES[lang]
+    if "glossary" in rules:
+        text = glossary(text, lang)
+    if "math_thousands" in rules:
+        text = math_thousands(text)
+    masked, spans = _mask(text)
+    return _unmask(_apply(masked, lang, rules, title=title), spans)
+
+
+def fix_string(text: str, lang: str) -> str:
+    """Apply the language's rules (:func:`string_rules`) to one string of the catalogue."""
+    rules = string_rules(lang)
+    if "math_thousands" in rules:
+        text = math_thousands(text)
+    masked, spans = _mask(text)
+    masked = _mask_code(masked, spans)
+    # _unmask twice: a code span may hold an earlier placeholder
+    return _unmask(_unmask(_apply(masked, lang, rules, title=True), spans), spans)
 
 
 def fix_source(text: str, lang: str) -> str:
@@ -383,6 +503,50 @@ def fix_source(text: str, lang: str) -> str:
 
 
 # --------------------------------------------------------------------------- files
+
+
+# --------------------------------------------------------------------------- the catalogue
+
+STRINGS = ROOT / "src" / "beyond_accuracy" / "data" / "strings"
+NOT_PROSE = {"typography": set(LANGS), "theme": {"en"}}  # table -> columns that are not prose
+
+
+def tables(root: Path = ROOT) -> list[Path]:
+    """The catalogue's tables (every CSV of data/strings/)."""
+    return sorted((root / STRINGS.relative_to(ROOT)).glob("*.csv"))
+
+
+def fix_table(text: str, name: str) -> tuple[str, list[tuple[str, str, str, str]]]:
+    """A table's text with every string fixed, and what changed: (key, lang, old, new)."""
+    from beyond_accuracy.catalogue import format_table, parse_table
+
+    table = parse_table(text, name)
+    header = next(iter(text.splitlines()), "").split(",")
+    changes = []
+    for key, row in table.items():
+        for lang in LANGS:
+            if lang in NOT_PROSE.get(name, ()):
+                continue
+            new = fix_string(row[lang], lang)
+            if new != row[lang]:
+                changes.append((key, lang, row[lang], new))
+                row[lang] = new
+    return (format_table(header, list(table.values())) if changes else text), changes
+
+
+def _excerpt(old: str, new: str, margin: int = 18) -> str:
+    """Where two strings differ, with a little context: '…old… → …new…'."""
+    start = next((i for i, (a, b) in enumerate(zip(old, new)) if a != b), min(len(old), len(new)))
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    a = max(start - margin, 0)
+
+    def cut(s: str) -> str:
+        piece = s[a : len(s) - max(end - margin, 0)]
+        return ("…" if a else "") + piece.replace(NBSP, "⍽") + ("…" if end > margin else "")
+
+    return f"{cut(old)!r} → {cut(new)!r}"
 
 
 def sources(root: Path = ROOT, langs: tuple[str, ...] = LANGS) -> list[Path]:
@@ -410,8 +574,9 @@ def main(argv: list[str] | None = None) -> int:
         "--check", action="store_true", help="change nothing; exit 1 if a source needs changes"
     )
     args = parser.parse_args(argv)
-    paths = [p.resolve() for p in args.paths] or sources()
-    paths = [p for p in paths if language_of(p) in RULES]
+    paths = [p.resolve() for p in args.paths] or sources() + tables()
+    catalogue = [p for p in paths if p.suffix == ".csv"]
+    paths = [p for p in paths if p.suffix != ".csv" and language_of(p) in RULES]
     pending = 0
     for p in paths:
         old = p.read_text(encoding="utf-8")
@@ -426,6 +591,19 @@ def main(argv: list[str] | None = None) -> int:
         else:
             p.write_text(new, encoding="utf-8")
             print(f"typography: {rel} ({n} lines)")
+    for p in catalogue:
+        old = p.read_text(encoding="utf-8")
+        new, changes = fix_table(old, p.stem)
+        if not changes:
+            continue
+        pending += 1
+        rel = p.relative_to(ROOT) if p.is_relative_to(ROOT) else p
+        for key, lang, before, after in changes:
+            print(
+                f"{'needs typography' if args.check else 'typography'}: {rel} {key} ({lang}): {_excerpt(before, after)}"
+            )
+        if not args.check:
+            p.write_text(new, encoding="utf-8")
     if args.check and pending:
         print(f"{pending} source(s) need typography: run `make typography`", file=sys.stderr)
         return 1

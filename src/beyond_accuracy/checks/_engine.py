@@ -43,7 +43,8 @@ class Verdict(NamedTuple):
 @dataclass(frozen=True)
 class Mistake:
     """A plausible wrong answer: ``value`` computes it from the same inputs as the expected answer,
-    ``hint`` (one sentence per language) explains it without giving the right answer."""
+    ``hint`` (one sentence per language) explains it without giving the right answer. The texts
+    come from the catalogue: ``localised("lab1.counts.sklearn_order.hint")``."""
 
     key: str
     value: Callable[..., Any]
@@ -64,7 +65,8 @@ class Exercise:
     of ``options``, printed with the exercise; case, spaces and underscores ignored).
     ``proportion``: the answer lies in [0, 1] (so 18.52 is read as a percentage); ``whole``: the
     answer is made of whole numbers. ``order`` names the elements of a ``numbers`` answer, as
-    code, for the form message. ``hint``, ``skill`` map each language to a sentence.
+    code, for the form message. ``hint``, ``skill`` map each language to a sentence, from the
+    catalogue (``localised("lab1.counts.hint")``, :mod:`beyond_accuracy.catalogue`).
     """
 
     name: str
@@ -303,8 +305,3 @@ def verdict(checker: Checker, name: str, answer, *inputs, lang: str | None = Non
         "max_points": exercise.points,
         "message": exercise.message(result, lang or get_language()),
     }
-
-
-def texts(en: str, it: str, es: str, pt: str, fi: str) -> dict[str, str]:
-    """One sentence in each of the course's languages (in the order of ``LANGUAGES``)."""
-    return dict(zip(("en", "it", "es", "pt", "fi"), (en, it, es, pt, fi)))

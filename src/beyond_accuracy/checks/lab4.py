@@ -14,9 +14,10 @@ import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score, cohen_kappa_score, mean_absolute_error
 
+from ..catalogue import localised
 from ..datasets import labels_from_counts
 from ..metrics import one_off_accuracy
-from ._engine import Checker, Exercise, Mistake, texts
+from ._engine import Checker, Exercise, Mistake
 
 P_MOVE = 0.2  # the error mechanism: one class up or down, at random, with this probability
 PARADOX_PROPORTIONS = (0.70, 0.20, 0.10)  # the population of the "paradox_qwk" exercise
@@ -97,13 +98,7 @@ def _one_pick(metric):
     return lambda y_test, test_pred: pick(y_test, test_pred)[0]
 
 
-_PICK_SKILL = texts(
-    "Read a model comparison by the metric that was declared, and see that metrics can disagree.",
-    "Leggere un confronto tra modelli con la metrica dichiarata e vedere che le metriche possono non essere d'accordo.",
-    "Leer una comparación de modelos con la métrica declarada y ver que las métricas pueden discrepar.",
-    "Ler uma comparação de modelos pela métrica declarada e ver que as métricas podem discordar.",
-    "Lukea mallivertailu ilmoitetun mittarin mukaan ja nähdä, että mittarit voivat olla eri mieltä.",
-)
+_PICK_SKILL = localised("lab4.pick.skill")
 
 
 accuracy_pick = Exercise(
@@ -113,57 +108,19 @@ accuracy_pick = Exercise(
     inputs=("y_test", "test_pred"),
     expected=_pick("accuracy"),
     skill=_PICK_SKILL,
-    hint=texts(
-        "Compute accuracy_score(y_test, pred) for each model's test predictions and keep the largest.",
-        "Calcola accuracy_score(y_test, pred) per le previsioni di test di ogni modello e tieni la più grande.",
-        "Calcula accuracy_score(y_test, pred) para las predicciones de prueba de cada modelo y quédate con la mayor.",
-        "Calcule accuracy_score(y_test, pred) para as previsões de teste de cada modelo e fique com a maior.",
-        "Laske accuracy_score(y_test, pred) jokaisen mallin testiennusteille ja valitse suurin.",
-    ),
+    hint=localised("lab4.accuracy_pick.hint"),
     mistakes=(
         Mistake(
             "by_qwk",
             _one_pick("qwk"),
-            about=texts(
-                "the QWK winner",
-                "il vincitore per QWK",
-                "el ganador por QWK",
-                "o vencedor pelo QWK",
-                "QWK:n voittaja",
-            ),
-            hint=texts(
-                "That model wins on QWK. The exercise asks for the model that accuracy (the share of exact "
-                "answers) picks.",
-                "Quel modello vince per QWK. L'esercizio chiede il modello scelto dall'accuratezza (la quota "
-                "di risposte esatte).",
-                "Ese modelo gana por QWK. El ejercicio pide el modelo que elige la exactitud (la proporción "
-                "de respuestas exactas).",
-                "Esse modelo vence pelo QWK. O exercício pede o modelo escolhido pela acurácia (a proporção "
-                "de respostas exatas).",
-                "Tämä malli voittaa QWK:lla. Tehtävä kysyy mallia, jonka tarkkuus (accuracy) eli täsmälleen "
-                "oikeiden vastausten osuus valitsee.",
-            ),
+            about=localised("lab4.accuracy_pick.by_qwk.about"),
+            hint=localised("lab4.accuracy_pick.by_qwk.hint"),
         ),
         Mistake(
             "by_one_off",
             _one_pick("one_off"),
-            about=texts(
-                "the one-off winner",
-                "il vincitore per accuratezza entro una classe",
-                "el ganador por exactitud con tolerancia de una clase",
-                "o vencedor pela acurácia com tolerância de uma classe",
-                "yhden luokan toleranssin voittaja",
-            ),
-            hint=texts(
-                "That model wins when an answer one class away counts as right. Accuracy counts only exact answers.",
-                "Quel modello vince quando una risposta a una classe di distanza conta come giusta. "
-                "L'accuratezza conta solo le risposte esatte.",
-                "Ese modelo gana cuando una respuesta a una clase de distancia cuenta como correcta. La "
-                "exactitud solo cuenta las respuestas exactas.",
-                "Esse modelo vence quando uma resposta a uma classe de distância conta como certa. A "
-                "acurácia conta só as respostas exatas.",
-                "Tämä malli voittaa, kun yhden luokan päässä oleva vastaus lasketaan oikeaksi. Tarkkuus laskee vain täsmälleen oikeat.",
-            ),
+            about=localised("lab4.accuracy_pick.by_one_off.about"),
+            hint=localised("lab4.accuracy_pick.by_one_off.hint"),
         ),
     ),
 )
@@ -175,54 +132,19 @@ qwk_pick = Exercise(
     inputs=("y_test", "test_pred"),
     expected=_pick("qwk"),
     skill=_PICK_SKILL,
-    hint=texts(
-        'Compute cohen_kappa_score(y_test, pred, weights="quadratic") for each model and keep the largest.',
-        'Calcola cohen_kappa_score(y_test, pred, weights="quadratic") per ogni modello e tieni il più grande.',
-        'Calcula cohen_kappa_score(y_test, pred, weights="quadratic") para cada modelo y quédate con el mayor.',
-        'Calcule cohen_kappa_score(y_test, pred, weights="quadratic") para cada modelo e fique com o maior.',
-        'Laske cohen_kappa_score(y_test, pred, weights="quadratic") jokaiselle mallille ja valitse suurin.',
-    ),
+    hint=localised("lab4.qwk_pick.hint"),
     mistakes=(
         Mistake(
             "by_accuracy",
             _one_pick("accuracy"),
-            about=texts(
-                "the accuracy winner",
-                "il vincitore per accuratezza",
-                "el ganador por exactitud",
-                "o vencedor pela acurácia",
-                "tarkkuuden voittaja",
-            ),
-            hint=texts(
-                "That model wins on accuracy. QWK asks whether the predictions rise and fall with the truth: compute it.",
-                "Quel modello vince per accuratezza. Il QWK chiede se le previsioni salgono e scendono con la verità: calcolalo.",
-                "Ese modelo gana por exactitud. El QWK pregunta si las predicciones suben y bajan con la verdad: calcúlalo.",
-                "Esse modelo vence pela acurácia. O QWK pergunta se as previsões sobem e descem com a verdade: calcule-o.",
-                "Tämä malli voittaa tarkkuudella. QWK kysyy, nousevatko ja laskevatko ennusteet totuuden mukana: laske se.",
-            ),
+            about=localised("lab4.qwk_pick.by_accuracy.about"),
+            hint=localised("lab4.qwk_pick.by_accuracy.hint"),
         ),
         Mistake(
             "by_mae",
             _one_pick("mae"),
-            about=texts(
-                "the MAE winner",
-                "il vincitore per MAE",
-                "el ganador por MAE",
-                "o vencedor pelo MAE",
-                "MAE:n voittaja",
-            ),
-            hint=texts(
-                "That model has the lowest MAE, by hugging the middle. QWK compares the agreement with "
-                "the agreement chance would give: compute it.",
-                "Quel modello ha il MAE più basso perché resta al centro. Il QWK confronta l'accordo con "
-                "quello che darebbe il caso: calcolalo.",
-                "Ese modelo tiene el MAE más bajo porque se queda en el centro. El QWK compara la "
-                "concordancia con la que daría el azar: calcúlalo.",
-                "Esse modelo tem o menor MAE porque fica no meio. O QWK compara a concordância com a que "
-                "o acaso daria: calcule-o.",
-                "Tällä mallilla on pienin MAE, koska se pysyttelee keskellä. QWK vertaa yhtäpitävyyttä "
-                "sattuman antamaan: laske se.",
-            ),
+            about=localised("lab4.qwk_pick.by_mae.about"),
+            hint=localised("lab4.qwk_pick.by_mae.hint"),
         ),
     ),
 )
@@ -233,113 +155,38 @@ qwk_by_hand = Exercise(
     tol=0.005,  # by hand: two decimals are enough
     inputs=("pain_counts",),
     expected=_pain_kappa,
-    skill=texts(
-        "Compute quadratic-weighted kappa from a confusion matrix: chance matrix, weights, two sums.",
-        "Calcolare il kappa con pesi quadratici da una matrice di confusione: matrice attesa per caso, pesi, due somme.",
-        "Calcular el kappa con ponderación cuadrática a partir de una matriz de confusión: matriz del azar, pesos, dos sumas.",
-        "Calcular o kappa com ponderação quadrática a partir de uma matriz de confusão: matriz do acaso, pesos, duas somas.",
-        "Laskea neliöllisesti painotettu kappa sekaannusmatriisista: sattumamatriisi, painot, kaksi summaa.",
-    ),
-    hint=texts(
-        "E = (row totals × column totals) / n; W[i, j] = (i - j)² / (k - 1)²; "
-        "QWK = 1 - Σ W·O / Σ W·E, with O the table of counts.",
-        "E = (totali di riga × totali di colonna) / n; W[i, j] = (i - j)² / (k - 1)²; "
-        "QWK = 1 - Σ W·O / Σ W·E, dove O è la tabella dei conteggi.",
-        "E = (totales de fila × totales de columna) / n; W[i, j] = (i - j)² / (k - 1)²; "
-        "QWK = 1 - Σ W·O / Σ W·E, con O la tabla de recuentos.",
-        "E = (totais de linha × totais de coluna) / n; W[i, j] = (i - j)² / (k - 1)²; "
-        "QWK = 1 - Σ W·O / Σ W·E, com O a tabela de contagens.",
-        "E = (rivisummat × sarakesummat) / n; W[i, j] = (i - j)² / (k - 1)²; "
-        "QWK = 1 - Σ W·O / Σ W·E, missä O on lukumäärätaulukko.",
-    ),
+    skill=localised("lab4.qwk_by_hand.skill"),
+    hint=localised("lab4.qwk_by_hand.hint"),
     mistakes=(
         Mistake(
             "unweighted",
             lambda t: _pain_kappa(t, weights=None),
-            about=texts(
-                "unweighted kappa",
-                "kappa non pesato",
-                "kappa sin ponderar",
-                "kappa não ponderado",
-                "painottamaton kappa",
-            ),
-            hint=texts(
-                "That is the unweighted kappa: every disagreement counts the same. Weight each cell by (i - j)².",
-                "È il kappa non pesato: ogni disaccordo conta allo stesso modo. Pesa ogni cella con (i - j)².",
-                "Es el kappa sin ponderar: todo desacuerdo cuenta igual. Pondera cada celda por (i - j)².",
-                "É o kappa não ponderado: toda discordância conta da mesma forma. Pondere cada célula por (i - j)².",
-                "Tämä on painottamaton kappa: jokainen erimielisyys lasketaan samoin. Painota jokaista solua (i - j)²:lla.",
-            ),
+            about=localised("lab4.qwk_by_hand.unweighted.about"),
+            hint=localised("lab4.qwk_by_hand.unweighted.hint"),
         ),
         Mistake(
             "linear",
             lambda t: _pain_kappa(t, weights="linear"),
-            about=texts(
-                "linear weights", "pesi lineari", "pesos lineales", "pesos lineares", "lineaariset painot"
-            ),
-            hint=texts(
-                "Those are linear weights, |i - j|. Quadratic weights square the distance.",
-                "Quelli sono pesi lineari, |i - j|. I pesi quadratici elevano al quadrato la distanza.",
-                "Esos son pesos lineales, |i - j|. Los cuadráticos elevan la distancia al cuadrado.",
-                "Esses são pesos lineares, |i - j|. Os quadráticos elevam a distância ao quadrado.",
-                "Nämä ovat lineaariset painot |i - j|. Neliölliset painot korottavat etäisyyden toiseen.",
-            ),
+            about=localised("lab4.qwk_by_hand.linear.about"),
+            hint=localised("lab4.qwk_by_hand.linear.hint"),
         ),
         Mistake(
             "accuracy",
             lambda t: float(np.trace(pd.DataFrame(t).to_numpy()) / pd.DataFrame(t).to_numpy().sum()),
-            about=texts(
-                "the share on the diagonal",
-                "la quota sulla diagonale",
-                "la proporción en la diagonal",
-                "a proporção na diagonal",
-                "lävistäjän osuus",
-            ),
-            hint=texts(
-                "That is the share of exact agreement. Kappa compares the weighted disagreement with what chance would give.",
-                "È la quota di accordo esatto. Il kappa confronta il disaccordo pesato con quello dovuto al caso.",
-                "Es la proporción de concordancia exacta. El kappa compara el desacuerdo ponderado con el del azar.",
-                "É a proporção de concordância exata. O kappa compara a discordância ponderada com a do acaso.",
-                "Tämä on täsmällisen yhtäpitävyyden osuus. Kappa vertaa painotettua erimielisyyttä sattuman antamaan.",
-            ),
+            about=localised("lab4.qwk_by_hand.accuracy.about"),
+            hint=localised("lab4.qwk_by_hand.accuracy.hint"),
         ),
         Mistake(
             "no_chance",
             lambda t: _pain_shortcut(t, chance_divided=None),
-            about=texts(
-                "no chance matrix",
-                "senza matrice attesa per caso",
-                "sin matriz del azar",
-                "sem matriz do acaso",
-                "ilman sattumamatriisia",
-            ),
-            hint=texts(
-                "You divided by n instead of by the weighted sum of the chance matrix E.",
-                "Hai diviso per n invece che per la somma pesata della matrice attesa per caso E.",
-                "Has dividido entre n en lugar de entre la suma ponderada de la matriz del azar E.",
-                "Você dividiu por n em vez de pela soma ponderada da matriz do acaso E.",
-                "Jaoit n:llä etkä sattumamatriisin E painotetulla summalla.",
-            ),
+            about=localised("lab4.qwk_by_hand.no_chance.about"),
+            hint=localised("lab4.qwk_by_hand.no_chance.hint"),
         ),
         Mistake(
             "chance_not_divided",
             lambda t: _pain_shortcut(t),
-            about=texts(
-                "E not divided by n",
-                "E non diviso per n",
-                "E sin dividir entre n",
-                "E sem dividir por n",
-                "E jakamatta n:llä",
-            ),
-            hint=texts(
-                "The chance matrix is row totals × column totals divided by n, so that E adds up to n like O.",
-                "La matrice attesa per caso è totali di riga × totali di colonna diviso per n, così che la somma di E "
-                "sia n, come quella di O.",
-                "La matriz del azar es totales de fila × totales de columna entre n, para que E sume n como O.",
-                "A matriz do acaso é totais de linha × totais de coluna dividido por n, para que a soma de E seja n, "
-                "como a de O.",
-                "Sattumamatriisi on rivisummat × sarakesummat jaettuna n:llä, jotta E:n summa on n kuten O:n.",
-            ),
+            about=localised("lab4.qwk_by_hand.chance_not_divided.about"),
+            hint=localised("lab4.qwk_by_hand.chance_not_divided.hint"),
         ),
     ),
 )
@@ -349,79 +196,26 @@ paradox_qwk = Exercise(
     kind="number",
     tol=0.005,
     expected=lambda: _expected_kappa(PARADOX_PROPORTIONS),
-    skill=texts(
-        "See that the same rater gets a different kappa in a different population (the kappa paradox).",
-        "Vedere che lo stesso valutatore ottiene un kappa diverso in un'altra popolazione (il paradosso del kappa).",
-        "Ver que el mismo evaluador obtiene otro kappa en otra población (la paradoja del kappa).",
-        "Ver que o mesmo avaliador obtém outro kappa em outra população (o paradoxo do kappa).",
-        "Nähdä, että sama arvioija saa eri kappan eri populaatiossa (kappaparadoksi).",
-    ),
-    hint=texts(
-        "Use the same error mechanism (0.2, edges as in the lab) with the shares 0.70, 0.20, 0.10: "
-        "expected_scores([0.70, 0.20, 0.10]) gives the expected QWK.",
-        "Usa lo stesso meccanismo d'errore (0,2; estremi trattati come nel laboratorio) con le quote 0,70; "
-        "0,20 e 0,10: expected_scores([0.70, 0.20, 0.10]) dà il QWK atteso.",
-        "Usa el mismo mecanismo de error (0,2; extremos como en el laboratorio) con las proporciones 0,70; "
-        "0,20 y 0,10: expected_scores([0.70, 0.20, 0.10]) da el QWK esperado.",
-        "Use o mesmo mecanismo de erro (0,2; bordas como no laboratório) com as proporções 0,70; 0,20 e "
-        "0,10: expected_scores([0.70, 0.20, 0.10]) dá o QWK esperado.",
-        "Käytä samaa virhemekanismia (0,2; reunat kuten harjoituksessa) osuuksilla 0,70; 0,20; 0,10: "
-        "expected_scores([0.70, 0.20, 0.10]) antaa odotetun QWK:n.",
-    ),
+    skill=localised("lab4.paradox_qwk.skill"),
+    hint=localised("lab4.paradox_qwk.hint"),
     mistakes=(
         Mistake(
             "accuracy",
             lambda: float(np.sum(np.asarray(PARADOX_PROPORTIONS) * np.diag(_error_mechanism(3, P_MOVE)))),
-            about=texts(
-                "the expected accuracy",
-                "l'accuratezza attesa",
-                "la exactitud esperada",
-                "a acurácia esperada",
-                "odotettu tarkkuus",
-            ),
-            hint=texts(
-                "That is the expected accuracy, the share on the diagonal; the exercise asks for the expected QWK.",
-                "È l'accuratezza attesa, la quota sulla diagonale; l'esercizio chiede il QWK atteso.",
-                "Es la exactitud esperada, la proporción en la diagonal; el ejercicio pide el QWK esperado.",
-                "É a acurácia esperada, a proporção na diagonal; o exercício pede o QWK esperado.",
-                "Tämä on odotettu tarkkuus eli lävistäjän osuus; tehtävä kysyy odotettua QWK:ta.",
-            ),
+            about=localised("lab4.paradox_qwk.accuracy.about"),
+            hint=localised("lab4.paradox_qwk.accuracy.hint"),
         ),
         Mistake(
             "unweighted",
             lambda: _expected_kappa(PARADOX_PROPORTIONS, weights=None),
-            about=texts(
-                "unweighted kappa",
-                "kappa non pesato",
-                "kappa sin ponderar",
-                "kappa não ponderado",
-                "painottamaton kappa",
-            ),
-            hint=texts(
-                "That is the unweighted kappa; the exercise asks for the quadratic-weighted one.",
-                "È il kappa non pesato; l'esercizio chiede quello con pesi quadratici.",
-                "Es el kappa sin ponderar; el ejercicio pide el kappa con ponderación cuadrática.",
-                "É o kappa não ponderado; o exercício pede o kappa com ponderação quadrática.",
-                "Tämä on painottamaton kappa; tehtävä kysyy neliöllisesti painotettua.",
-            ),
+            about=localised("lab4.paradox_qwk.unweighted.about"),
+            hint=localised("lab4.paradox_qwk.unweighted.hint"),
         ),
         Mistake(
             "equal_thirds",
             lambda: _expected_kappa(np.full(3, 1 / 3)),
-            about=texts(
-                "the value for equal thirds",
-                "il valore per tre terzi uguali",
-                "el valor para tercios iguales",
-                "o valor para terços iguais",
-                "arvo yhtä suurilla osuuksilla",
-            ),
-            hint=texts(
-                "That is the QWK of a population split in equal thirds. Use the shares 0.70, 0.20, 0.10.",
-                "È il QWK di una popolazione divisa in tre terzi uguali. Usa le quote 0,70; 0,20 e 0,10.",
-                "Es el QWK de una población dividida en tercios iguales. Usa las proporciones 0,70; 0,20 y 0,10.",
-                "É o QWK de uma população dividida em terços iguais. Use as proporções 0,70; 0,20 e 0,10.",
-                "Tämä on QWK populaatiolle, joka jakautuu kolmeen yhtä suureen osaan. Käytä osuuksia 0,70; 0,20; 0,10.",
-            ),
+            about=localised("lab4.paradox_qwk.equal_thirds.about"),
+            hint=localised("lab4.paradox_qwk.equal_thirds.hint"),
         ),
     ),
 )

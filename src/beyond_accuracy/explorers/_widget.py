@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import numbers
 from functools import cache
 from importlib import resources
 
@@ -107,9 +108,42 @@ def _clean(x: float):
     return 0.0 if x == 0 else x
 
 
+# The explorers name a metric with a short label of their own (ex_* rows of the catalogue's
+# terms.csv), not with the glossary's headword, which carries a gloss ("recall (sensibilità)",
+# "F1-luku (F1 score)"): {the key a module reads: the catalogue key of its text}.
+SHORT_LABELS = {
+    "precision": "ex_precision",
+    "recall": "ex_recall",
+    "f1": "ex_f1",
+    "f2_score": "ex_f2",
+    "mcc": "ex_mcc",
+    "sensitivity": "ex_sensitivity",
+    "specificity": "ex_specificity",
+    "prevalence": "ex_prevalence",
+    "ppv": "ex_ppv",
+    "npv": "ex_npv",
+    "accuracy": "ex_accuracy",
+    "weighted_kappa": "ex_qwk",
+    "brier_score": "ex_brier",
+    "reliability_diagram": "ex_reliability_diagram",
+}
+
+
+def counted(key: str, n: int, lang: str, shown: str | None = None, **values) -> str:
+    """A count with its noun in ``lang``: the term ``<key>_one`` when ``n`` is 1, else
+    ``<key>_other`` ("1 decision changed", "2 decisions changed"), with ``{n}`` filled in by
+    ``shown`` (the formatted number; ``n`` itself by default) and the other ``values``.
+    js/core.js (baCounted) chooses the same way."""
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral):
+        raise ValueError(f"a count must be a whole number, got {n!r}")
+    form = "one" if n == 1 else "other"
+    return term(f"{key}_{form}", lang).format(n=str(n) if shown is None else shown, **values)
+
+
 def labels(keys, lang: str) -> dict[str, str]:
-    """{key: term(key, lang)} for the label keys a module uses."""
-    return {key: term(key, lang) for key in keys}
+    """{key: its text in ``lang``} for the label keys a module uses (a metric's short label,
+    :data:`SHORT_LABELS`, where it has one)."""
+    return {key: term(SHORT_LABELS.get(key, key), lang) for key in keys}
 
 
 def number_style(lang: str) -> dict:
@@ -178,3 +212,21 @@ class BrowserWidget(anywidget.AnyWidget):
         data["text/plain"] = self.text_summary() or type(self).__name__
         data["text/html"] = self.to_html()
         return data, metadata
+
+    def _display_bundle(self, **kwargs):
+        """Display the bundle of :meth:`_repr_mimebundle_` (the widget's view, the text summary
+        and the static page's HTML), then let the widget know it was displayed."""
+        from IPython.display import display
+
+        data, metadata = self._repr_mimebundle_(**kwargs)
+        display(data, metadata=metadata, raw=True)
+        handle_displayed = getattr(self, "_handle_displayed", None)
+        if handle_displayed is not None:
+            handle_displayed(**kwargs)
+
+    # ipywidgets 7 (Colab's) displays a widget with Widget._ipython_display_, which IPython calls
+    # instead of _repr_mimebundle_: its output would be "<...Explorer object at 0x...>" and the
+    # widget view, without the summary and the HTML. There, display the same bundle as under
+    # ipywidgets 8, which has no _ipython_display_ (and whose outputs stay execute_result).
+    if callable(getattr(anywidget.AnyWidget, "_ipython_display_", None)):
+        _ipython_display_ = _display_bundle

@@ -14,7 +14,7 @@ from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
 from .. import _validation as v
 from ..language import fmt, get_language, term
 from ..metrics import MAX_BINS, expected_calibration_error
-from ._widget import BrowserWidget, rounded_keeping_sides
+from ._widget import BrowserWidget, counted, labels, rounded_keeping_sides
 
 # the names of the lab's models and calibrators, shown in the page's language
 _SHOWN = {
@@ -33,6 +33,10 @@ _LABELS = (
     "brier_score",
     "cal_decisions_changed",
     "cal_summary",
+    "cal_bins_one",
+    "cal_bins_other",
+    "cal_changed_one",
+    "cal_changed_other",
     "reliability_diagram",
     "mean_predicted_axis",
     "observed_frequency_axis",
@@ -150,7 +154,7 @@ class CalibrationExplorer(BrowserWidget):
             "threshold": self.threshold,
             # every localised word is a label: the menus' names too ("name:<key>")
             "labels": {
-                **{key: term(key, lang) for key in _LABELS},
+                **labels(_LABELS, lang),
                 **{f"name:{k}": _shown(k, lang) for k in self.models + self.calibrators},
             },
         }
@@ -171,9 +175,10 @@ class CalibrationExplorer(BrowserWidget):
         return term("cal_summary", lang).format(
             model=_shown(model, lang),
             calibrator=_shown(calibrator, lang),
-            bins=self.n_bins,
+            bins=counted("cal_bins", self.n_bins, lang),
             ece=fmt(s["ece"], 3, lang=lang),
             brier=fmt(s["brier"], 3, lang=lang),
-            changed=int(s["decisions_changed"]),
-            threshold=fmt(self.threshold, 2, lang=lang),
+            changed=counted(
+                "cal_changed", int(s["decisions_changed"]), lang, threshold=fmt(self.threshold, 2, lang=lang)
+            ),
         )

@@ -11,7 +11,7 @@ from sklearn.metrics import cohen_kappa_score
 
 from .. import _validation as v
 from ..language import fmt, get_language, term
-from ._widget import BrowserWidget
+from ._widget import BrowserWidget, labels
 
 _LABELS = (
     "class_one_share",
@@ -83,7 +83,7 @@ class KappaParadoxExplorer(BrowserWidget):
             "grading": self.grading.round(12).tolist(),
             "shares": self.grid,
             "share": self.share,
-            "labels": {key: term(key, lang) for key in _LABELS},
+            "labels": labels(_LABELS, lang),
         }
 
     def text_summary(self) -> str:

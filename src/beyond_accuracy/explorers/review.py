@@ -7,7 +7,7 @@ from __future__ import annotations
 from .. import _validation as v
 from ..language import fmt, get_language, term
 from ..metrics import _ranking, hunt_curve
-from ._widget import BrowserWidget
+from ._widget import BrowserWidget, counted, labels
 
 _LABELS = (
     "examples_reviewed",
@@ -15,6 +15,8 @@ _LABELS = (
     "precision_at_k",
     "recall_at_k",
     "review_summary",
+    "review_examples_one",
+    "review_examples_other",
     "review_plot",
     "metric_value",
     "random_order",
@@ -52,14 +54,14 @@ class ReviewBudgetExplorer(BrowserWidget):
             "ranked": "".join("1" if e else "0" for e in self.ranked),
             "k": self.k,
             "max_k": self.max_k,
-            "labels": {key: term(key, lang) for key in _LABELS},
+            "labels": labels(_LABELS, lang),
         }
 
     def text_summary(self) -> str:
         """The text summary of the starting position (shown without JavaScript)."""
         row = self.curve.iloc[self.k - 1]
         return term("review_summary", self.lang).format(
-            k=fmt(self.k, 0, lang=self.lang),
+            reviewed=counted("review_examples", self.k, self.lang, fmt(self.k, 0, lang=self.lang)),
             found=int(row["found"]),
             total=int(self.ranked.sum()),
             precision=fmt(row["precision"], 3, lang=self.lang),

@@ -1,10 +1,11 @@
 """Sphinx extension: the typography and the words around the prose in the page's language.
 
 Configuration (written by tools/book/build.py into each language's config from _config.yml and the
-terminology table):
+package's catalogue):
 
 ``ba_quotes``
-    {docutils language tag: four quotation marks (primary open/close, secondary open/close)}, given
+    {docutils language tag: four quotation marks (primary open/close, secondary open/close)}, every
+    language's ``typography.quotes`` from the catalogue (src/beyond_accuracy/data/strings/), given
     to docutils' smart quotes (its ``smartquotes_locales`` setting). Smart quotes turn a straight
     ``'`` that ends a word into the *secondary closing* quote, which for Italian and Spanish is ”:
     the apostrophe of an elision before markup or a space (``L'**area**``, ``un po' di``) came out as
@@ -12,12 +13,13 @@ terminology table):
     secondary marks and every apostrophe comes out as ’.
 
 ``ba_language``
-    The course's code of the language (it, es, pt, fi), which picks the column of ``messages.csv``.
+    The course's code of the language (it, es, pt, fi), which picks the column of the messages.
 
 The words of the machinery around the prose (the theme's buttons, tooltips and labels, Sphinx's
-numbered-figure prefix "Fig. %s", sphinx-exercise's "Exercise" and "Solution to") come from
-``messages.csv`` beside this file, the one place for them: one row per English message, one column
-per language. They are laid over every gettext catalogue Sphinx, the themes and sphinx-exercise use
+numbered-figure prefix "Fig. %s", sphinx-exercise's "Exercise" and "Solution to") come from the
+theme table of the package's catalogue (src/beyond_accuracy/data/strings/theme.csv), the one place
+for them: one row per message, whose ``en`` is the English message (the gettext msgid) and whose
+other columns are its translations. They are laid over every gettext catalogue Sphinx, the themes and sphinx-exercise use
 (the catalogues' own translations are the fallback, so an untranslated message stays as it was), and
 the template overrides in templates/ put the theme's hard-coded English through the same messages.
 
@@ -27,21 +29,20 @@ The message "and" joins the last two authors of an author-year citation ("Chicco
 The reference list (and the citations' tooltips, which show its entries) is formatted by a pybtex
 style registered per language, ``ba_<lang>`` (``bibtex_default_style``): pybtex's "unsrt" entries
 with the words of the style ("In", "pages", "edition", "Chapter", the "and" between authors...)
-taken from the rows of ``messages.csv`` whose msgid starts with ``bibliography:``, sorted by author
+taken from the messages whose msgid starts with ``bibliography:``, sorted by author
 and year, and labelled the way the chapters cite: [Chicco e Jurman, 2020], [Brodersen et al., 2010],
 not pybtex's alpha labels [CJ20].
 """
 
 from __future__ import annotations
 
-import csv
 import gettext
 import hashlib
 from pathlib import Path
 
 from sphinx import locale
 
-MESSAGES = Path(__file__).with_name("messages.csv")
+THEME = "theme"  # the catalogue's table of these messages
 # The gettext catalogues of Sphinx (and pydata-sphinx-theme's templates), sphinx-book-theme and
 # sphinx-exercise.
 CATALOGUES = ("sphinx", "booktheme", "exercise")
@@ -49,8 +50,12 @@ CATALOGUES = ("sphinx", "booktheme", "exercise")
 
 def messages(lang: str) -> dict[str, str]:
     """{English message: its translation} for ``lang`` (empty for English)."""
-    with MESSAGES.open(encoding="utf-8", newline="") as fh:
-        return {row["msgid"]: row[lang] for row in csv.DictReader(fh) if row.get(lang)}
+    from beyond_accuracy.catalogue import tables
+    from beyond_accuracy.language import LANGUAGES
+
+    if lang not in LANGUAGES[1:]:
+        return {}
+    return {row["en"]: row[lang] for row in tables()[THEME].values()}
 
 
 class Overlay(gettext.NullTranslations):

@@ -123,7 +123,8 @@ export default {
       drawDots(rawPts, "#1f6fb4", "uncalibrated");
       drawDots(calPts, "#c0503a", "calibrated");
       const values = { model: name(choice.model), calibrator: name(choice.calibrator),
-        bins: choice.bins, ece: f3(ece), brier: f3(brier), changed, threshold: thresholdText };
+        bins: baCounted(L, "cal_bins", choice.bins), ece: f3(ece), brier: f3(brier),
+        changed: baCounted(L, "cal_changed", changed, null, { threshold: thresholdText }) };
       summary.textContent = baTemplate(L("cal_summary"), values);
       plot.svg.setAttribute("aria-label", `${L("reliability_diagram")}: ${summary.textContent}`);
       model.set("state", { model: choice.model, calibrator: choice.calibrator, bins: choice.bins });

@@ -50,6 +50,16 @@ function baTemplate(text, values) {
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in values ? String(values[k]) : m));
 }
 
+// A count with its noun: the label `<key>_one` when n is 1, else `<key>_other` ("1 decision
+// changed", "2 decisions changed"); {n} is `shown` (the formatted number), the rest from `values`.
+// _widget.py's counted() chooses the same way.
+function baCounted(L, key, n, shown, values = {}) {
+  return baTemplate(L(`${key}_${n === 1 ? "one" : "other"}`), { ...values, n: shown ?? String(n) });
+}
+
+// .ba-metrics is a <dl>: JupyterLab and the classic notebook style every dl/dt/dd of an output
+// (".jp-OutputArea-output dt {float: left; width: 20%}"), which squeezed the labels letter by letter;
+// the doubled class outranks those rules.
 const BA_CSS = `
 .ba-explorer{font-size:0.95rem;line-height:1.4;margin:1rem 0;padding:0.75rem;border:1px solid #c8ccd2;
  border-radius:6px;max-width:100%;box-sizing:border-box;overflow-wrap:break-word;hyphens:auto}
@@ -68,9 +78,11 @@ const BA_CSS = `
 .ba-matrix th{font-weight:600;background:rgba(128,128,128,0.08)}
 .ba-matrix td.ba-ok{background:rgba(0,120,80,0.12)}
 .ba-matrix td.ba-bad{background:rgba(200,60,40,0.12)}
-.ba-metrics{display:grid;grid-template-columns:minmax(0,auto) auto;gap:0.1rem 0.75rem;margin:0.25rem 0}
-.ba-metrics dt{margin:0;font-weight:400}
-.ba-metrics dd{margin:0;text-align:right;font-variant-numeric:tabular-nums;font-weight:600}
+.ba-metrics.ba-metrics{display:grid;grid-template-columns:minmax(min-content,auto) auto;gap:0.1rem 0.75rem;
+ margin:0.25rem 0;padding:0;width:auto;overflow:visible}
+.ba-metrics.ba-metrics>dt,.ba-metrics.ba-metrics>dd{display:block;float:none;width:auto;margin:0;padding:0}
+.ba-metrics.ba-metrics>dt{font-weight:400}
+.ba-metrics.ba-metrics>dd{text-align:right;font-variant-numeric:tabular-nums;font-weight:600}
 .ba-plots{display:flex;flex-wrap:wrap;gap:0.75rem}
 .ba-plot{flex:1 1 14rem;min-width:0;max-width:22rem}
 .ba-plot svg{width:100%;height:auto;display:block;overflow:visible}

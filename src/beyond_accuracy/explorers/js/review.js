@@ -56,7 +56,8 @@ export default {
       baShow(metrics.cells.recall_at_k, recall, 3, false, style);
       precisionPoint(k, precision);
       recallPoint(k, recall);
-      summary.textContent = baTemplate(L("review_summary"), { k: baFmt(k, 0, false, style), found: f, total,
+      const reviewed = baCounted(L, "review_examples", k, baFmt(k, 0, false, style));
+      summary.textContent = baTemplate(L("review_summary"), { reviewed, found: f, total,
         precision: baFmt(precision, 3, false, style), recall: baFmt(recall, 3, false, style) });
       plot.svg.setAttribute("aria-label", `${L("review_plot")}: ${summary.textContent}`);
       model.set("state", { k });
