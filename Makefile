@@ -118,9 +118,9 @@ notebooks: $(STAMP)        ## re-execute every chapter/lab and re-sync its .ipyn
 figures: $(STAMP)          ## regenerate every figure in every language
 	$(PY) -m tools.book.figures
 
-grade: $(STAMP)            ## grade submissions: make grade LAB=3 LANG=it SUBMISSIONS=path/ [OUT=path/]
+grade: $(STAMP)            ## grade submissions: make grade LAB=3 LANG=it SUBMISSIONS=folder-or.zip [OUT=path/] [ROSTER=class.csv]
 	$(PY) -m tools.teaching.grading --lab "$(LAB)" --lang "$(LANG)" --submissions "$(SUBMISSIONS)" \
-	    $(if $(OUT),--out "$(OUT)") --jobs $(JOBS)
+	    $(if $(OUT),--out "$(OUT)") $(if $(ROSTER),--roster "$(ROSTER)") --jobs $(JOBS)
 
 bench: $(STAMP)            ## build and execution timings (prints figures, asserts nothing)
 	$(PY) -m tools.maintenance.bench

@@ -425,7 +425,10 @@ def test_what_counts_as_a_sequence_answer():
     pair = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75), proportion=True)
     assert pair.grade(iter([0.5, 0.75])).reason == "type"  # no length: not a tuple of answers
     assert pair.grade(np.array([[0.5, 0.75]])).reason == "type"  # a 1 x 2 table, not a tuple
-    assert ex(proportion=True).grade(np.array(0.25)).reason == "type"  # a 0-d array is no float
+    # a 0-d array (np.array(0.25), np.sum of an array) is its one number, as it prints
+    assert ex(proportion=True).grade(np.array(0.25)).status == CORRECT
+    assert ex(kind="choice", options=("a", "b"), expected=lambda: "a").grade(np.array("a")).status == CORRECT
+    assert pair.grade((np.array(0.5), np.float64(0.75))).status == CORRECT
 
 
 def test_choice_ignores_case_spaces_hyphens_and_underscores():

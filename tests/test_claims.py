@@ -515,6 +515,52 @@ def test_lab2_screening_precision_rests_on_three_false_positives():
     assert round(precision(low) / precision(high)) == 7
 
 
+def test_ch2_model_at_one_half_is_closer_to_never_flagging_than_to_the_cheapest_threshold():
+    """Ch. 2, the sweep: at the habitual 0.5 the logistic regression costs 3.98 euros per payment,
+    nearer to never flagging (5.00) than to the cheapest threshold of the sweep (1.61 at 0.014)."""
+    X, y = transactions(n_samples=100_000)
+    X_rest, _, y_rest, _ = train_test_split(X, y, test_size=0.20, stratify=y, random_state=0)
+    X_train, X_val, y_train, y_val = train_test_split(
+        X_rest, y_rest, test_size=0.25, stratify=y_rest, random_state=0
+    )
+    y_val = y_val.to_numpy()
+    p = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_train, y_train).predict_proba(X_val)[:, 1]
+
+    def cost(flag):  # 5 euros per false alarm, 500 per missed fraud
+        return (5 * np.sum(flag & (y_val == 0)) + 500 * np.sum(~flag & (y_val == 1))) / len(y_val)
+
+    never, at_half = cost(np.zeros(len(y_val), dtype=bool)), cost(p >= 0.5)
+    cheapest = min(cost(p >= t) for t in np.round(np.arange(0.001, 0.1005, 0.001), 3))
+    assert (never, round(at_half, 3), round(cheapest, 3)) == (5.0, 3.977, 1.608)
+    assert never - at_half < at_half - cheapest
+
+
+def test_lab2_smote_moves_knn_along_the_trade_off_without_changing_its_f1():
+    """Lab 2, step 8: with SMOTE inside the pipeline (after the scaler) the nearest-neighbour model's
+    cross-validated F1 barely moves (0.300 against 0.295), but its recall rises from 0.175 to 0.575
+    and its precision falls: a move along the trade-off, paid for with false alarms."""
+    from imblearn.over_sampling import SMOTE
+    from imblearn.pipeline import make_pipeline as make_imb_pipeline
+    from sklearn.model_selection import cross_validate
+
+    X, y = transactions()
+    X_train, _, y_train, _ = train_test_split(X, y, test_size=0.4, stratify=y, random_state=0)
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=0)
+    scores = {}
+    for name, model in (
+        (
+            "smote",
+            make_imb_pipeline(StandardScaler(), SMOTE(random_state=0), KNeighborsClassifier(n_neighbors=5)),
+        ),
+        ("plain", make_pipeline(StandardScaler(), KNeighborsClassifier(n_neighbors=5))),
+    ):
+        found = cross_validate(model, X_train, y_train, cv=folds, scoring=("f1", "recall", "precision"))
+        scores[name] = {key: found[f"test_{key}"].mean() for key in ("f1", "recall", "precision")}
+    assert abs(scores["smote"]["f1"] - scores["plain"]["f1"]) < 0.01
+    assert (scores["plain"]["recall"], scores["smote"]["recall"]) == pytest.approx((0.175, 0.575), abs=0.0005)
+    assert scores["smote"]["precision"] < scores["plain"]["precision"] / 2
+
+
 # --- chapter 3 and lab 3: calibration ---------------------------------------------------------------
 
 
@@ -812,6 +858,107 @@ def test_isotonic_regression_interpolates_between_blocks():
     assert int(np.sum(~np.isin(iso.predict(p_eval), blocks))) == 10
 
 
+def test_ten_forecasts_at_94_percent_let_a_share_of_80_percent_through():
+    """Ch. 3, opening: if 10 transactions are each a fraud with probability 0.94, 8 or fewer frauds
+    happen with probability 0.12 (no evidence), 7 or fewer with 0.019 and 6 or fewer with 0.002; the
+    central 95% range is 8 to 10."""
+    from scipy.stats import binom
+
+    assert binom.interval(0.95, 10, 0.94) == (8, 10)
+    assert binom.cdf(8, 10, 0.94) == pytest.approx(0.12, abs=0.005)  # 80% observed: compatible
+    assert binom.cdf(7, 10, 0.94) == pytest.approx(0.019, abs=0.0005) and binom.cdf(7, 10, 0.94) < 0.025
+    assert binom.cdf(6, 10, 0.94) == pytest.approx(0.002, abs=0.0005)
+
+
+def test_experiment_a_platt_slope_stretches_back_the_coefficients_the_weights_shrank():
+    """Ch. 3 Experiment A: Platt's map is logit p = 1.30 f - 3.26; at f = 0 it removes almost exactly
+    log(N-/N+) = 3.28, and the weighted fit's coefficient vector is 0.80 times as long as the
+    unweighted one's, which a slope of about 1/0.80 undoes; at the mean test score the correction is
+    not b."""
+    model, X_cal, X_test, y_cal, y_test = experiment_a()
+    X, y = make_classification(
+        n_samples=30_000, n_features=10, n_informative=5, weights=[0.966], flip_y=0.01, random_state=0
+    )
+    X_train, _, y_train, _ = train_test_split(X, y, test_size=0.5, random_state=0)
+    unweighted = LogisticRegression().fit(X_train, y_train)
+    shrink = np.linalg.norm(model.coef_) / np.linalg.norm(unweighted.coef_)
+    f = model.decision_function(X_test)
+    platt = CalibratedClassifierCV(FrozenEstimator(model), method="sigmoid").fit(X_cal, y_cal)
+    a, b = np.polyfit(f, logit(platt.predict_proba(X_test)[:, 1]), 1)
+    shift = np.log((y_train == 0).sum() / (y_train == 1).sum())
+    assert (a, b, shrink) == pytest.approx((1.30, -3.26, 0.80), abs=0.005)
+    assert abs(b + shift) < 0.05  # the intercept: the expected shift, at f = 0
+    assert a * shrink == pytest.approx(1, abs=0.1)  # the slope undoes the shrinking
+    assert abs((a - 1) * f.mean() + b + shift) > 0.3  # elsewhere the correction is not the shift
+
+
+def test_isotonic_is_level_with_platt_on_brier_from_2500_cases_and_its_log_loss_gap_is_clipped_zeros():
+    """Ch. 3, small calibration sets: by the Brier score isotonic regression is 0.0291 against
+    Platt's 0.0290 with 1,000 cases and level (0.0287) with 2,500; its log-loss gap at 125 cases is
+    70% made of positives given exactly 0, each charged -log(eps) = 36 by log_loss's clipping."""
+    model, X_cal, X_test, y_cal, y_test = experiment_a()
+    charge = -np.log(np.finfo(float).eps)
+    assert log_loss([1], [[1.0, 0.0]], labels=[0, 1]) == pytest.approx(charge)  # clipped, not infinite
+    found = {}
+    for size in (125, 1000, 2500):
+        rows = []
+        for rep in range(5):
+            X_s, _, y_s, _ = train_test_split(X_cal, y_cal, train_size=size, stratify=y_cal, random_state=rep)
+            row = []
+            for method in ("sigmoid", "isotonic"):
+                p = (
+                    CalibratedClassifierCV(FrozenEstimator(model), method=method)
+                    .fit(X_s, y_s)
+                    .predict_proba(X_test)
+                )
+                row += [
+                    brier_score_loss(y_test, p[:, 1]),
+                    log_loss(y_test, p),
+                    np.sum((p[:, 1] == 0) & (y_test == 1)),
+                ]
+            rows.append(row)
+        found[size] = np.mean(rows, axis=0)  # Brier, log loss, zeros: Platt, then isotonic
+    assert (found[1000][0], found[1000][3]) == pytest.approx((0.0290, 0.0291), abs=0.00005)
+    assert round(found[2500][0], 4) == round(found[2500][3], 4) == 0.0287
+    zeros_part = found[125][5] * charge / len(y_test)
+    assert zeros_part / (found[125][4] - found[125][1]) == pytest.approx(0.70, abs=0.005)
+
+
+def test_lab3_logistic_regression_ece_is_beyond_the_95th_percentile_of_perfect_forecasts():
+    """Lab 3, step 5: drawing outcomes from the logistic regression's own probabilities, 1,000
+    times, the perfect forecasts' ECE (10 bins) reaches the model's 0.064 in under 5% of the draws."""
+    X_fit, X_cal, X_eval, y_fit, y_cal, y_eval = lab3_split()
+    p = make_pipeline(StandardScaler(), LogisticRegression()).fit(X_fit, y_fit).predict_proba(X_eval)[:, 1]
+
+    def ece(y, q):  # ten equal-width bins, [a, b), the last one closed
+        bins = np.minimum((q * 10).astype(int), 9)
+        return sum(
+            np.mean(bins == k) * abs(y[bins == k].mean() - q[bins == k].mean()) for k in np.unique(bins)
+        )
+
+    observed = ece(y_eval, p)
+    rng = np.random.default_rng(0)
+    perfect = np.array([ece(rng.binomial(1, p), p) for _ in range(1000)])
+    assert observed == pytest.approx(0.064, abs=0.0005)
+    assert np.quantile(perfect, 0.95) < observed and 0.02 < np.mean(perfect >= observed) < 0.05
+
+
+def test_lab3_naive_bayes_reliability_term_comes_mostly_from_five_lone_biopsies():
+    """Lab 3, step 6: naive Bayes' binned reliability term is 0.0162; its top bin adds 0.0053 and
+    the five biopsies in the middle bins (one or two per bin) 60% of it."""
+    X_fit, X_cal, X_eval, y_fit, y_cal, y_eval = lab3_split()
+    p = GaussianNB().fit(X_fit, y_fit).predict_proba(X_eval)[:, 1]
+    bins = np.minimum((p * 10).astype(int), 9)
+    used = np.unique(bins)
+    part = {k: np.mean(bins == k) * (p[bins == k].mean() - y_eval[bins == k].mean()) ** 2 for k in used}
+    total = sum(part.values())
+    middle = [k for k in used if 0 < k < 9]
+    assert total == pytest.approx(brier_decomposition(y_eval, p).reliability)
+    assert total == pytest.approx(0.0162, abs=0.00005) and part[9] == pytest.approx(0.0053, abs=0.00005)
+    assert sum(np.sum(bins == k) for k in middle) == 5 and max(np.sum(bins == k) for k in middle) <= 2
+    assert sum(part[k] for k in middle) / total == pytest.approx(0.60, abs=0.005)
+
+
 # --- chapter 4 and lab 4: ordinal and regression metrics --------------------------------------------
 
 
@@ -1059,6 +1206,81 @@ def test_macro_averaged_mae_and_ranked_probability_score_on_the_marriage_test_se
     assert rps(np.tile(prior, (len(y_true), 1))) == pytest.approx(0.500, abs=0.0005)
     assert rps(nominal.predict_proba(X_test)) == pytest.approx(0.473, abs=0.0005)
     assert rps(ordinal.predict_proba(X_test)) == pytest.approx(0.477, abs=0.0005)
+
+
+def test_the_constant_middle_rating_beats_every_model_on_macro_averaged_mae():
+    """Ch. 4: on a five-point scale, always answering 3 scores a macro-averaged MAE of
+    (2 + 1 + 0 + 1 + 2)/5 = 1.2 whatever the data, the best constant; on the marriage test set no
+    model of the chapter reaches it (the best, regression + rounding, 1.395), and always 4 (1.4)
+    beats the ordinal model read by its median (1.418)."""
+    from sklearn.linear_model import LinearRegression
+
+    X_train, X_test, y_train, y_test = marriage_split()
+    y_true = y_test.to_numpy()
+
+    def macro_mae(pred):
+        return np.mean([np.abs(pred[y_true == k] - k).mean() for k in range(1, 6)])
+
+    constants = {c: macro_mae(np.full(len(y_true), c)) for c in range(1, 6)}
+    assert min(constants, key=constants.get) == 3
+    assert constants[3] == pytest.approx(1.2) and constants[4] == pytest.approx(1.4)
+    ordinal = make_pipeline(StandardScaler(), OrdinalLogisticRegression()).fit(X_train, y_train)
+    regression = make_pipeline(StandardScaler(), LinearRegression()).fit(X_train, y_train)
+    nominal = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X_train, y_train)
+    models = {
+        "regression": np.clip(np.rint(regression.predict(X_test)), 1, 5).astype(int),
+        "median": ordinal.predict(X_test, decision="median"),
+        "mode": ordinal.predict(X_test),
+        "nominal": nominal.predict(X_test),
+    }
+    scores = {name: macro_mae(pred) for name, pred in models.items()}
+    assert min(scores.values()) > constants[3] + 0.15
+    assert constants[4] < scores["median"]
+    assert np.mean(models["regression"] == 4) > 0.95  # it answers 4 to almost everybody
+
+
+def class_probabilities(cuts, eta):
+    cumulative = expit(np.concatenate([[-np.inf], cuts, [np.inf]])[None, :] - eta[:, None])
+    return np.diff(cumulative, axis=1)
+
+
+def test_whether_a_middle_class_can_be_the_mode_depends_on_its_neighbours():
+    """Ch. 4: with three classes the middle one is the most probable for some x·β only if its
+    cut-points are more than 2 ln 2 = 1.39 apart; with five classes 1.0 apart (narrower than that),
+    the centre class is sometimes the mode and its two neighbours never; on the diabetes stages,
+    stages 2 and 3 are never the mode, wherever x·β lies."""
+    from beyond_accuracy.datasets import diabetes_stages
+
+    eta = np.linspace(-12, 12, 240_001)
+    assert 2 * np.log(2) == pytest.approx(1.39, abs=0.005)
+    for delta, can in ((2 * np.log(2) - 0.01, False), (2 * np.log(2) + 0.01, True)):
+        modes = class_probabilities(np.array([-delta / 2, delta / 2]), eta).argmax(axis=1)
+        assert (modes == 1).any() == can
+    modes = class_probabilities(np.array([-1.5, -0.5, 0.5, 1.5]), eta).argmax(axis=1)
+    assert (modes == 2).any() and not np.isin(modes, [1, 3]).any()
+    X, stage = diabetes_stages(edges=(100, 120, 140, 250))
+    cuts = make_pipeline(StandardScaler(), OrdinalLogisticRegression()).fit(X, stage)[-1].cut_points_
+    assert np.diff(cuts)[:2] == pytest.approx([0.55, 0.54], abs=0.005)
+    assert not np.isin(class_probabilities(cuts, eta).argmax(axis=1), [1, 2]).any()
+
+
+def test_at_equal_accuracy_kappa_rewards_answers_leaning_against_the_truth():
+    """Ch. 4: truth 60 sick / 40 healthy, every model right for 60 patients. Answering "sick" 90
+    times (unlike the truth) gives kappa 0.048, 60 times (like the truth) 0.167, 30 times 0.259:
+    kappa rewards leaning the other way, not merely differing."""
+    kappas = {}
+    for sick_answers in (90, 70, 60, 50, 30):
+        tp = (20 + sick_answers) // 2  # tp + tn = 60 right answers, tp + fp = sick_answers
+        fp, fn = sick_answers - tp, 60 - tp
+        tn = 40 - fp
+        truth = np.repeat([1, 1, 0, 0], [tp, fn, fp, tn])
+        answers = np.repeat([1, 0, 1, 0], [tp, fn, fp, tn])
+        assert np.mean(truth == answers) == 0.6 and answers.sum() == sick_answers
+        kappas[sick_answers] = cohen_kappa_score(truth, answers)
+    assert kappas[90] == pytest.approx(0.048, abs=0.0005)
+    assert kappas[60] == pytest.approx(0.167, abs=0.0005)
+    assert kappas[30] == pytest.approx(0.259, abs=0.0005)
+    assert kappas[90] < kappas[70] < kappas[60] < kappas[50] < kappas[30]
 
 
 # --- chapter 5 and lab 5: error inspection -----------------------------------------------------------

@@ -70,7 +70,7 @@ def test_per_example_log_loss_clips_with_the_dtypes_epsilon():
     assert per_example_log_loss([0, 1, 2], np.full((3, 3), p, dtype=np.float32)).shape == (3,)
 
 
-# --- expected_calibration_error: binary and top-label cannot be confused -------------------------
+# --- expected_calibration_error: binary and confidence cannot be confused -------------------------
 
 
 def _lab3_logistic_regression():
@@ -83,11 +83,11 @@ def _lab3_logistic_regression():
 def test_two_column_predict_proba_needs_a_kind():
     y, proba = _lab3_logistic_regression()
     for func in (expected_calibration_error, max_calibration_error):
-        with pytest.raises(ValueError, match="kind='binary'.*kind='top-label'"):
+        with pytest.raises(ValueError, match="kind='binary'.*kind='confidence'"):
             func(y, proba)
     binary = expected_calibration_error(y, proba, kind="binary")
     assert binary == expected_calibration_error(y, proba[:, 1])
-    top = expected_calibration_error(y, proba, kind="top-label")
+    top = expected_calibration_error(y, proba, kind="confidence")
     correct = (proba.argmax(axis=1) == y).astype(int)
     assert top == expected_calibration_error(correct, proba.max(axis=1))
     assert binary != top
@@ -108,13 +108,13 @@ def test_calibration_defaults_the_notebooks_use_are_unchanged_and_silent():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert expected_calibration_error(ex_true, ex_conf, n_bins=1) == pytest.approx(0.025)
-        assert expected_calibration_error(ex_true, ex_conf, n_bins=1, kind="top-label") == pytest.approx(
+        assert expected_calibration_error(ex_true, ex_conf, n_bins=1, kind="confidence") == pytest.approx(
             0.025
         )
         assert expected_calibration_error(ex_y, ex_p) == pytest.approx(
             (2 * 100 + 5 * 200 + 4 * 100) / 100 / 400
         )
-    with pytest.raises(ValueError, match="top-label"):
+    with pytest.raises(ValueError, match="kind=.confidence."):
         expected_calibration_error(ex_true, ex_conf, kind="binary")
     with pytest.raises(ValueError, match="kind must be"):
         expected_calibration_error(ex_y, ex_p, kind="positive")

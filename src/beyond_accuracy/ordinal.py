@@ -2,11 +2,13 @@
 
     P(y <= k | x) = σ(θ_k − x·β),   θ_1 < θ_2 < … < θ_{K−1}
 
-A single latent score x·β is cut into K ordered classes by K − 1 learned cut-points θ_k (not to
-be confused with a decision threshold). The model is the one statsmodels fits with
-``OrderedModel(y, X, distr="logit")`` (McCullagh, 1980); this estimator solves the same maximum
-likelihood problem with scipy, so it can live in a scikit-learn ``Pipeline`` and be
-cross-validated like any classifier.
+A latent variable y* = x·β + ε, with ε drawn from the standard logistic distribution, is cut into
+K ordered classes by K − 1 learned cut-points θ_k (not to be confused with a decision threshold).
+Because of ε every example gets a whole distribution over the classes. ``predict`` answers its
+mode by default, which need not be the class whose interval holds x·β; that class is the median
+(``decision="median"``). The model is the one statsmodels fits with ``OrderedModel(y, X,
+distr="logit")`` (McCullagh, 1980); this estimator solves the same maximum likelihood problem with
+scipy, so it can live in a scikit-learn ``Pipeline`` and be cross-validated like any classifier.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ from ._validation import show
 
 class OrdinalLogisticRegression(ClassifierMixin, BaseEstimator):
     """Proportional-odds logistic regression for ordered classes.
+
+    P(y <= k | x) = σ(θ_k − x·β): the class of an example is the interval of the cut-points θ_k in
+    which y* = x·β + ε falls, with ε standard logistic, so ``predict_proba`` spreads every example
+    over all K classes and ``predict`` reads one class from that distribution (``decision``).
 
     Parameters
     ----------

@@ -10,17 +10,21 @@
   peak memory, as ratios),
 - the figure renderer: every figure script in every language (tools.book.figures),
 - the whole test suite (`make test`): its wall time and the CPU seconds of all its processes,
+- grading (`make grade`) of a class of 30 submissions of lab 2 made by
+  tools/teaching/grading/trial.py: wall time and CPU seconds per submission, as ratios to running
+  the lab once (a student's notebook, fresh kernel, as "Run all" does; timed before and after),
 - page weight: the bytes and requests of every chapter and lab page of every language and of the
   reader's review's seven page types, as headless Chromium fetches them from the built site
   (tools/maintenance/weight.py; _build/site, built first if missing), and the heaviest page.
 
     python -m tools.maintenance.bench                          # everything
-    python -m tools.maintenance.bench --parts package,figures  # a selection: package figures notebooks build tests weight
+    python -m tools.maintenance.bench --parts package,figures  # a selection: package figures notebooks build tests grading weight
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -128,6 +132,78 @@ def test_suite_benchmark(jobs: int = 2) -> None:
     print(f"  {cpu:7.1f} s  CPU (user + system, every process of the run); / {jobs} = {cpu / jobs:.1f} s")
 
 
+def _cpu_of_children() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run_lab_once(notebook: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one notebook run as a student runs it (fresh kernel, empty folder)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(notebook, as_version=4)
+    with tempfile.TemporaryDirectory() as folder:
+        cpu, start = _cpu_of_children(), time.perf_counter()
+        NotebookClient(
+            nb, timeout=1800, kernel_name="python3", resources={"metadata": {"path": folder}}
+        ).execute()
+        return time.perf_counter() - start, _cpu_of_children() - cpu
+
+
+def grading_benchmark(lab: int = 2, lang: str = "it", n: int = 30, jobs: int = 2) -> None:
+    """`make grade` on a class of ``n`` submissions, against running the lab once. The wall time
+    per submission is the grading's wall time times ``jobs`` over ``n`` (what one submission
+    occupies a worker); the CPU seconds (every process: grader, sandboxes, kernels) do not depend
+    on the machine's load and include the answer key's one run."""
+    from tools.teaching.grading import trial
+
+    with tempfile.TemporaryDirectory() as tmp:
+        trial.write(trial.class_of(lab, lang, n), Path(tmp), lab, lang, system_files=False)
+        student = Path(tmp) / "submissions" / "student_01.ipynb"
+        load = os.getloadavg()[0]
+        first = _run_lab_once(student)
+        start = time.perf_counter()
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "tools.teaching.grading",
+                f"--lab={lab}",
+                f"--lang={lang}",
+                f"--submissions={Path(tmp) / 'submissions'}",
+                f"--out={Path(tmp) / 'out'}",
+                f"--jobs={jobs}",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        wall = time.perf_counter() - start
+        if done.returncode:
+            raise SystemExit(f"make grade failed: {done.stderr[-2000:]}")
+        # the kernels' CPU as the grader measured it (killed sandboxes are not reaped by us)
+        timing = json.loads((Path(tmp) / "out" / "timing.json").read_text(encoding="utf-8"))
+        cpu = timing["kernels_cpu"] + timing["answer_key"]["cpu"] + timing["grader_cpu"]
+        second = _run_lab_once(student)
+        load = (load + os.getloadavg()[0]) / 2
+    lab_wall, lab_cpu = (first[0] + second[0]) / 2, (first[1] + second[1]) / 2
+    per_wall, per_cpu = wall * jobs / n, cpu / n
+    print(f"grading, lab {lab} ({lang}), {n} submissions, {jobs} at a time (load average {load:.1f}):")
+    print(
+        f"  {lab_wall:7.1f} s wall  {lab_cpu:6.1f} s CPU  the lab run once (mean of a run before and after)"
+    )
+    print(
+        f"  {wall:7.1f} s wall  {cpu:6.1f} s CPU  make grade, the whole class (the answer key's run included)"
+    )
+    print(f"  {per_wall:7.1f} s wall  {per_cpu:6.1f} s CPU  per submission (wall x {jobs} / {n}; CPU / {n})")
+    print(
+        f"  ratio per submission / lab once: wall {per_wall / lab_wall:.2f}, CPU {per_cpu / lab_cpu:.2f} (goal <= 1.5)"
+    )
+
+
 def package_benchmarks() -> None:
     import numpy as np
     from sklearn.calibration import calibration_curve
@@ -175,7 +251,7 @@ def weight_benchmark() -> None:
     print(report(pages))
 
 
-PARTS = ("package", "figures", "notebooks", "build", "tests", "weight")
+PARTS = ("package", "figures", "notebooks", "build", "tests", "grading", "weight")
 
 
 def main(argv=None) -> int:
@@ -214,6 +290,8 @@ def main(argv=None) -> int:
         print(f"ratio warm build / cold build:         {warm / cold:.2f}")
     if "tests" in parts:
         test_suite_benchmark()
+    if "grading" in parts:
+        grading_benchmark()
     if "weight" in parts:
         weight_benchmark()
     return 0

@@ -8,10 +8,19 @@ mistakes it recognises (each computed the same way, each with its own hint), and
 A lab calls ``check.<name>(answer, *inputs)``; the feedback says correct, not yet (with the hint
 for the recognised mistake, or the generic one), not attempted (the ``...`` placeholder is still
 there) or bad form (with what the answer must look like). Feedback never contains the expected
-value, and nothing public on the check object hands it out: ``dir(check)`` lists only the checks,
-and each check is a plain function of the student's answer and inputs.
+value.
 
-The verdict itself (for graders and tests) comes from :func:`verdict`, never from printed text.
+What the check object does *not* promise: ``dir(check)`` lists only the checks and the exercises
+are kept out of its attributes, but the exercises (and so the expected answers) stay reachable
+by Python's introspection (:func:`exercises_of`, the closures of the check functions). That is
+harmless for self-study and is not what grading relies on: the grader
+(``tools/teaching/grading``) runs a submission with these checks replaced by recorders that know
+no answer, takes the answers out of the kernel as plain data, and judges them in its own process
+with the same exercises (:meth:`Exercise.reference` once per lab, from the answer key;
+:meth:`Exercise.judge` per answer).
+
+The verdict itself (for graders and tests) comes from :func:`verdict` or :meth:`Exercise.judge`,
+never from printed text.
 """
 
 from __future__ import annotations
@@ -28,6 +37,16 @@ CORRECT, NOT_YET, NOT_ATTEMPTED, BAD_FORM = "correct", "not yet", "not attempted
 VERDICTS = (CORRECT, NOT_YET, NOT_ATTEMPTED, BAD_FORM)
 KINDS = ("number", "numbers", "choice")
 _EPS = 1e-9
+
+
+class Reference(NamedTuple):
+    """What an answer is compared with: the ``expected`` answer and the value of every recognised
+    mistake (``(key, value)``, value ``None`` where it cannot be computed), all computed from the
+    same inputs. Plain data for the labs' exercises, so a grader can compute it once per lab and
+    judge many answers with it (:meth:`Exercise.judge`)."""
+
+    expected: Any
+    mistakes: tuple[tuple[str, Any], ...] = ()
 
 
 class Verdict(NamedTuple):
@@ -110,19 +129,41 @@ class Exercise:
         values = self._form(answer)
         if isinstance(values, Verdict):
             return values
-        if self._same(values, self.expected(*inputs)):
-            return Verdict(CORRECT)
+        return self._compare(values, self.reference(*inputs))
+
+    def reference(self, *inputs) -> Reference:
+        """The expected answer and the recognised mistakes' values, computed from ``inputs``."""
+        mistakes = []
         for mistake in self.mistakes:
             try:
                 wrong = mistake.value(*inputs)
             except (ArithmeticError, ValueError, IndexError, KeyError):
-                continue
+                wrong = None
+            mistakes.append((mistake.key, wrong))
+        return Reference(self.expected(*inputs), tuple(mistakes))
+
+    def judge(self, answer, reference: Reference) -> Verdict:
+        """Grade ``answer`` against a :class:`Reference` computed beforehand (by the grader, once
+        per lab, from the answer key): the same verdict as :meth:`grade` with the inputs the
+        reference came from."""
+        if answer is Ellipsis:
+            return Verdict(NOT_ATTEMPTED)
+        values = self._form(answer)
+        if isinstance(values, Verdict):
+            return values
+        return self._compare(values, reference)
+
+    def _compare(self, values, reference: Reference) -> Verdict:
+        if self._same(values, reference.expected):
+            return Verdict(CORRECT)
+        for key, wrong in reference.mistakes:
             if wrong is not None and self._same(values, wrong):
-                return Verdict(NOT_YET, mistake=mistake.key)
+                return Verdict(NOT_YET, mistake=key)
         return Verdict(NOT_YET)
 
     def _form(self, answer):
         """The answer in comparable form, or the BAD_FORM / NOT_ATTEMPTED verdict."""
+        answer = _scalar(answer)
         if self.kind == "choice":
             if not isinstance(answer, str):
                 return Verdict(BAD_FORM, reason="type")
@@ -157,6 +198,7 @@ class Exercise:
         return tuple(out)
 
     def _number(self, value):
+        value = _scalar(value)
         if not _is_number(value):
             return Verdict(BAD_FORM, reason="type")
         x = float(value)
@@ -218,6 +260,16 @@ def _require_languages(texts: Mapping[str, str], owner: str, what: str) -> None:
     missing = [lang for lang in LANGUAGES if not texts.get(lang)]
     if missing:
         raise ValueError(f"{owner} lacks a {what} in {missing}")
+
+
+def _scalar(x):
+    """A zero-dimensional array (``np.array(0.18)``, ``np.sum(...)`` of an array) as its one value."""
+    if getattr(x, "shape", None) == () and hasattr(x, "item") and not isinstance(x, (str, bytes)):
+        try:
+            return x.item()
+        except (TypeError, ValueError):
+            return x
+    return x
 
 
 def _is_number(x) -> bool:

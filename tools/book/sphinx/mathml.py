@@ -36,7 +36,7 @@ from sphinx.util import logging
 logger = logging.getLogger(__name__)
 HERE = Path(__file__).parent
 ENV_VERSION = 1
-SCROLL_LABEL = "Formula: scroll sideways"  # translated in data/strings/theme.csv
+SCROLL_LABEL = "Formula: scroll sideways"  # translated in the catalogue (data/strings/theme.csv)
 FONT_NAME = "BA Math"
 FONT_FILE = "ba-math.woff2"
 LICENSE_FILE = "ba-math-LICENSE.txt"

@@ -1,20 +1,17 @@
-"""Grading a folder of submitted lab notebooks: ``make grade LAB=3 LANG=it SUBMISSIONS=path/``.
+"""Grading a class's lab notebooks: ``make grade LAB=3 LANG=it SUBMISSIONS=path/ [ROSTER=class.csv]``.
 
-Each submission runs in its own process and kernel, in an empty temporary folder, with a time
-limit per cell and for the whole notebook, and without network (a new network namespace where
-``unshare`` allows it; in any case a first cell that refuses connections to other hosts). The
-verdicts are not read from printed text: after each exercise's check cell the grader runs its own
-cell, which calls the course's check engine (:func:`beyond_accuracy.checks._engine.verdict`) on
-the student's answer and inputs and appends the verdict to a file whose name the submission
-cannot know. The check cells themselves are taken from the lab's source, not from the submission.
-
-Output: ``grades.csv`` (one row per submission, its file name first; per exercise the verdict and
-the points; the total; the reason when something went wrong) and ``feedback/<name>.md``, a short
-note per student in the class's language.
+The answers are judged where the submissions cannot reach (see :mod:`.core`): the lab's answer
+key runs once in a clean kernel and gives each exercise's reference; each submission runs in a
+sandboxed kernel of its own, in an empty folder, with the labs' checks replaced by recorders; the
+values it passed to its checks (or left in ``answer_<name>``) come out as plain data and are
+judged in the grader's process by the same exercise definitions the notebooks' checks use.
+Every file of the submissions folder (Moodle's and Canvas's downloads included) gets one row in
+``grades.csv``; the class summary, the Moodle and Canvas imports and each student's feedback
+(Markdown and HTML, in the class's language) are written next to it (see :mod:`.report`).
 """
 
 from __future__ import annotations
 
-from .core import grade_folder, grade_submission, lab_exercises
+from .core import grade_file, grade_folder, lab_exercises, lab_reference
 
-__all__ = ["grade_folder", "grade_submission", "lab_exercises"]
+__all__ = ["grade_file", "grade_folder", "lab_exercises", "lab_reference"]
