@@ -14,6 +14,7 @@ from pages import (
     axe_violations,
     console_errors,
     horizontal_overflow,
+    set_colour_mode,
     site_pages,
     wait_for,
     widgets_on_screen,
@@ -266,6 +267,31 @@ def test_axe_finds_nothing_serious(open_page, lang, kind):
         for v in axe_violations(open_page(_type_path(kind, lang)), impacts=None, skip=skip)
         if v["impact"] in ("serious", "critical") or v["id"] in NAMED_RULES
     ]
+    assert not violations, [(v["id"], v["impact"], v["count"], v["nodes"][:3]) for v in violations]
+
+
+# Dark mode (the system's, which the theme follows): the page types that hold widgets, code and
+# figures, contrast rules included, in two languages.
+AXE_DARK_CASES = [(CONTRAST_LANG, kind) for kind in WRITTEN] + [(OTHERS[0], "chapter"), (OTHERS[1], "lab")]
+
+
+@pytest.mark.parametrize(("lang", "kind"), AXE_DARK_CASES)
+def test_axe_finds_nothing_serious_in_dark_mode(open_page, browser, lang, kind):
+    """As test_axe_finds_nothing_serious, with the system in dark mode (the theme's default mode,
+    auto, follows it), colour contrast included."""
+    set_colour_mode(browser, "dark")
+    try:
+        page = open_page(_type_path(kind, lang))
+        assert page.execute_script("return document.documentElement.dataset.theme") == "dark"
+        wait_for(page, "return [...document.querySelectorAll('.ba-widget')].every("
+                 "w => w.matches('.ba-ready, .ba-failed'))", timeout=20)
+        violations = [
+            v
+            for v in axe_violations(page, impacts=None)
+            if v["impact"] in ("serious", "critical") or v["id"] in NAMED_RULES
+        ]
+    finally:
+        set_colour_mode(browser, None)
     assert not violations, [(v["id"], v["impact"], v["count"], v["nodes"][:3]) for v in violations]
 
 
