@@ -283,8 +283,12 @@ def test_axe_finds_nothing_serious_in_dark_mode(open_page, browser, lang, kind):
     try:
         page = open_page(_type_path(kind, lang))
         assert page.execute_script("return document.documentElement.dataset.theme") == "dark"
-        wait_for(page, "return [...document.querySelectorAll('.ba-widget')].every("
-                 "w => w.matches('.ba-ready, .ba-failed'))", timeout=20)
+        wait_for(
+            page,
+            "return [...document.querySelectorAll('.ba-widget')].every("
+            "w => w.matches('.ba-ready, .ba-failed'))",
+            timeout=20,
+        )
         violations = [
             v
             for v in axe_violations(page, impacts=None)
