@@ -381,12 +381,26 @@ def lean_stylesheets(out: Path, pages: list[str]) -> set[str]:
     return unused
 
 
+# English that sphinx-book-theme's layout writes without gettext: the attribute as written, and the
+# message of the catalogue's theme table that translates its value.
+HARD_CODED = {'<nav aria-label="Page">': "Page"}
+
+
+def hard_coded_words() -> dict[str, str]:
+    """{markup with a hard-coded English word: the same markup in the build's language}, the words
+    translated by Sphinx's translator (localisation.py lays the catalogue's theme table over it)."""
+    from sphinx.locale import _
+
+    return {markup: markup.replace(f'"{word}"', f'"{_(word)}"') for markup, word in HARD_CODED.items()}
+
+
 def on_build_finished(app, exc):
     if exc is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
     out = outdir / "_static"
     pages = {}
+    hard_coded = hard_coded_words()
     for page in outdir.rglob("*.html"):
         if "_static" in page.relative_to(outdir).parts:
             continue
@@ -394,6 +408,8 @@ def on_build_finished(app, exc):
         # The theme's layout loads fontawesome.js from a template of its own (not from script_files),
         # and the search scripts on every page.
         lean = _FONTAWESOME.sub("", text)
+        for english, translated in hard_coded.items():
+            lean = lean.replace(english, translated)
         if page.relative_to(outdir).as_posix() != "search.html":
             lean = without_search_scripts(lean)
         if lean != text:
