@@ -91,6 +91,48 @@ def zoomable_images(body: str) -> str:
     return _IMG.sub(wrap, body)
 
 
+# A figure drawn again for a phone's column (tools/book/figures.py: <NAME>.phone.svg beside
+# <NAME>.svg) is shown below this width, in a <picture>: its text stays at least 9 CSS px high.
+PHONE_MEDIA = "(max-width: 599.98px)"
+PHONE_SUFFIX = ".phone.svg"
+_SVG_IMG = re.compile(r'<img\b[^>]*\bsrc="([^"]*?_images/)([^"/]+)\.svg"[^>]*>')
+
+
+def phone_figures(app, body: str) -> str:
+    """Each figure of the page that has a phone layout in the sources is a <picture> whose source
+    for narrow screens is that layout (copied next to the figure in _images at the end of the
+    build)."""
+
+    def picture(m):
+        if _phone_variant(app, m.group(2)) is None:
+            return m.group(0)
+        return (
+            f'<picture><source media="{PHONE_MEDIA}" srcset="{m.group(1)}{m.group(2)}{PHONE_SUFFIX}">'
+            f"{m.group(0)}</picture>"
+        )
+
+    return _SVG_IMG.sub(picture, body)
+
+
+def _phone_variant(app, name: str) -> Path | None:
+    """The phone layout in the sources of the figure copied to _images/<name>.svg, if any."""
+    sources = {dest: src for src, dest in getattr(app.builder, "images", {}).items()}
+    src = sources.get(name + ".svg")
+    variant = Path(app.srcdir, src).with_name(name + PHONE_SUFFIX) if src else None
+    return variant if variant is not None and variant.exists() else None
+
+
+_PHONE_SRCSET = re.compile(r'srcset="[^"]*?_images/([^"/]+)' + re.escape(PHONE_SUFFIX) + '"')
+
+
+def copy_phone_figures(app, outdir: Path, pages: list[str]) -> None:
+    """Copy the phone layouts the pages show (phone_figures) into _images."""
+    for name in sorted({n for page in pages for n in _PHONE_SRCSET.findall(page)}):
+        variant = _phone_variant(app, name)
+        if variant is not None:
+            (outdir / "_images" / (name + PHONE_SUFFIX)).write_bytes(variant.read_bytes())
+
+
 _FONTAWESOME = re.compile(r"[ \t]*<script[^>]*_static/scripts/fontawesome\.js[^>]*></script>\n?")
 _ID = re.compile(r'\bid="([^"]+)"')
 
@@ -139,7 +181,8 @@ def on_page_context(app, pagename, templatename, context, doctree):
     body = context.get("body")
     if body:
         body = citations_as_list_items(empty_headers_to_cells(summaries_named_by_their_text(body)))
-        context["body"] = unique_ids(zoomable_images(body))
+        body = unique_ids(zoomable_images(body))
+        context["body"] = phone_figures(app, body)
 
 
 _SEARCH_SCRIPTS = re.compile(
@@ -394,6 +437,17 @@ def hard_coded_words() -> dict[str, str]:
     return {markup: markup.replace(f'"{word}"', f'"{_(word)}"') for markup, word in HARD_CODED.items()}
 
 
+_BUTTON_LOGO = re.compile(r'(<span class="btn__icon-container">\s*<img )alt="[^"]*"')
+
+
+def decorative_button_logos(page: str) -> str:
+    """A launch button's logo is decorative (alt=""): the button's text names the service beside
+    it, and sphinx-book-theme's alt ("Colab logo", from its macros/buttons.html, which its
+    components import by a relative path that templates_path cannot override) was English on every
+    page."""
+    return _BUTTON_LOGO.sub(r'\1alt=""', page)
+
+
 def on_build_finished(app, exc):
     if exc is not None or app.builder.format != "html":
         return
@@ -410,11 +464,13 @@ def on_build_finished(app, exc):
         lean = _FONTAWESOME.sub("", text)
         for english, translated in hard_coded.items():
             lean = lean.replace(english, translated)
+        lean = decorative_button_logos(lean)
         if page.relative_to(outdir).as_posix() != "search.html":
             lean = without_search_scripts(lean)
         if lean != text:
             page.write_text(lean, encoding="utf-8")
         pages[page] = lean
+    copy_phone_figures(app, outdir, list(pages.values()))
     lean_icons(outdir, list(pages.values()))
     lean_stylesheets(outdir, list(pages.values()))
     # Source maps and the dropped assets are never requested by the pages.
