@@ -303,3 +303,10 @@ def test_the_language_landing_page(open_page):
     browser = open_page("index.html")
     assert console_errors(browser) == []
     assert axe_violations(browser) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_general_index_fits_a_phone(open_page, lang):
+    """Sphinx's genindex.html (left out of site_pages) is no wider than a phone either."""
+    overflow = horizontal_overflow(open_page(f"{lang}/genindex.html", width=390))
+    assert overflow["scroll"] <= overflow["width"], overflow["offenders"][:3]

@@ -166,6 +166,24 @@ def _asset_name(asset) -> str:
     return str(getattr(asset, "filename", asset) or "").split("?")[0]
 
 
+_FIRST_P = re.compile(r"<p>(.*?)</p>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def meta_description(body: str, most: int = 160) -> str:
+    """The page's first paragraph of prose as plain text, cut at a word within ``most`` characters
+    (with an ellipsis), escaped for an attribute: the page's meta description."""
+    import html
+
+    for m in _FIRST_P.finditer(body):
+        text = " ".join(html.unescape(_TAG.sub("", m.group(1))).split())
+        if len(text) >= 40:
+            if len(text) > most:
+                text = text[: most - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+            return html.escape(text, quote=True)
+    return ""
+
+
 def on_page_context(app, pagename, templatename, context, doctree):
     # Without a default colour mode the theme logs "Got invalid theme mode" on a first visit.
     if not context.get("default_mode"):
@@ -179,6 +197,11 @@ def on_page_context(app, pagename, templatename, context, doctree):
                 if not _dropped(asset) and (uses_design or not _asset_name(asset).endswith(DESIGN_ASSETS))
             ]
     body = context.get("body")
+    description = meta_description(body or "")
+    if description and 'name="description"' not in context.get("metatags", ""):
+        context["metatags"] = (
+            context.get("metatags", "") + f'<meta name="description" content="{description}" />\n'
+        )
     if body:
         body = citations_as_list_items(empty_headers_to_cells(summaries_named_by_their_text(body)))
         body = unique_ids(zoomable_images(body))
