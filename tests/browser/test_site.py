@@ -310,3 +310,30 @@ def test_the_general_index_fits_a_phone(open_page, lang):
     """Sphinx's genindex.html (left out of site_pages) is no wider than a phone either."""
     overflow = horizontal_overflow(open_page(f"{lang}/genindex.html", width=390))
     assert overflow["scroll"] <= overflow["width"], overflow["offenders"][:3]
+
+
+def test_switcher_keeps_the_search_query(open_page, served_site):
+    """On the search page the switcher's links carry the query to the other languages' search."""
+    browser = open_page("it/search.html?q=precisione", width=1366)
+    hrefs = [
+        a.get_attribute("href")
+        for a in browser.find_elements(By.CSS_SELECTOR, ".ba-language-switcher a.ba-language")
+    ]
+    assert hrefs and all(h.endswith("/search.html?q=precisione") for h in hrefs), hrefs
+
+
+def test_the_phone_contents_drawer_closes_on_a_tap(open_page):
+    """Tapping an entry of the page's contents on a phone goes there and closes the drawer."""
+    browser = open_page("en/" + PAGE_TYPES["chapter"].format(lang="en"), width=390)
+    _click_visible(browser, ".secondary-toggle")
+    assert wait_for(browser, "return document.querySelector('#pst-secondary-sidebar-modal').open")
+    links = [
+        a
+        for a in browser.find_elements(By.CSS_SELECTOR, "#pst-secondary-sidebar-modal a")
+        if a.is_displayed()
+    ]
+    links[3].click()
+    assert wait_for(browser, "return !document.querySelector('#pst-secondary-sidebar-modal').open"), (
+        "the drawer stays open over the page"
+    )
+    assert wait_for(browser, "return window.scrollY > 0")
