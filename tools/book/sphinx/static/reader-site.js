@@ -110,7 +110,7 @@
   document.addEventListener("click", (event) => {
     const link = event.target.closest && event.target.closest("dialog a[href*='#']");
     const drawer = link && link.closest("dialog[open]");
-    if (drawer && link.pathname === window.location.pathname) drawer.close();
+    if (drawer && link.pathname === window.location.pathname) setTimeout(() => drawer.close(), 0);
   });
 
   function ready() {
