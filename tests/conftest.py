@@ -4,6 +4,7 @@ from pathlib import Path
 
 import matplotlib
 import nbval_kernels
+import nbval_stored
 import pytest
 
 matplotlib.use("Agg")
@@ -63,16 +64,40 @@ def student_site(tmp_path_factory) -> Path:
     return _build_once(tmp_path_factory, "student", student=True)
 
 
-# Tests that build a site or execute notebooks are "slow": `make unit` (the workflow's fast job)
-# leaves them out; `make test` runs everything.
-SLOW_FIXTURES = {"site", "student_site", "wheel_python"}
+# Tests that build a site, execute notebooks or render every figure are "slow": `make unit` (the
+# workflow's fast job, at most a minute on two cores) leaves them out; `make test` runs everything.
+# Besides the tests that use these fixtures, a test marks itself with @pytest.mark.slow.
+# "editions" derives the student notebook and answer key of all 50 notebooks (shared with the site
+# builds in `make test`, so it costs nothing more there).
+SLOW_FIXTURES = {"site", "student_site", "wheel_python", "rendered", "editions"}
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: builds a site or executes notebooks (not in `make unit`)")
+    config.addinivalue_line(
+        "markers",
+        "slow: builds a site, executes notebooks, renders every figure, derives every edition or fits many models (not in `make unit`)",
+    )
     config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
     if config.getoption("nbval", False) or config.getoption("nbval_lax", False):
         nbval_kernels.install()  # the languages of a notebook share a kernel (tests/nbval_kernels.py)
+    if config.getoption("nbval", False):
+        nbval_stored.install()  # the committed .ipynb is what a re-execution writes (tests/nbval_stored.py)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """After the last cell of a notebook, nbval_stored compares the notebook this run would write
+    with the committed one."""
+    if not nbval_stored.is_cell(item) or not item.config.getoption("nbval", False):
+        return (yield)
+    nbval_stored.started(item)
+    try:
+        result = yield
+    except BaseException:
+        nbval_stored.ran(item, passed=False)
+        raise
+    nbval_stored.ran(item, passed=True)
+    return result
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -156,6 +181,7 @@ def pytest_collection_finish(session):
 
     from site_build import LOCKED
 
+    nbval_stored.collected(session.items)  # after -k and -m have deselected what they deselect
     config = session.config
     if config.option.collectonly or not session.items:
         return
@@ -200,6 +226,25 @@ def pytest_sessionfinish(session, exitstatus):
         if exitstatus == pytest.ExitCode.INTERRUPTED and proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
         proc.wait()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Translated pages behind their English page are on main with a notice in their language, as
+    the README promises: the run reports them here (translations.json, `make translations`), and no
+    test fails for it."""
+    if hasattr(config, "workerinput"):
+        return
+    from tools.language.translations import report_lines
+
+    late = report_lines()
+    if late:
+        terminalreporter.section("translations behind English", sep="-", yellow=True)
+        for line in late:
+            terminalreporter.write_line(line)
+        terminalreporter.write_line(
+            f"{len(late)} translated page(s) behind English: their pages show a notice. Once a page is "
+            "brought up to date: make translations RECORD=1 PAGES=<its .md>"
+        )
 
 
 def shared_once(tmp_path_factory, name: str, make) -> Path:

@@ -16,7 +16,7 @@ import tomllib
 
 from beyond_accuracy import catalogue
 from beyond_accuracy.catalogue import Localised, format_table, localised, parse_table, tables, text
-from beyond_accuracy.checks._engine import exercises_of
+from beyond_accuracy.checks._engine import lab_exercises
 from beyond_accuracy.language import LANGUAGES, set_language, term
 from tools.project import ROOT
 
@@ -181,9 +181,9 @@ def test_the_checks_modules_hold_logic_only():
 
 def test_every_text_of_the_checks_is_used_by_one_exercise_and_each_exercise_has_its_own_keys():
     for lab in range(1, 6):
-        module = importlib.import_module(f"beyond_accuracy.checks.lab{lab}")
+        importlib.import_module(f"beyond_accuracy.checks.lab{lab}")
         used = set()
-        for name, exercise in exercises_of(module.check).items():
+        for name, exercise in lab_exercises(lab).items():
             for field in ("skill", "hint"):
                 texts = getattr(exercise, field)
                 assert isinstance(texts, Localised), (lab, name, field)

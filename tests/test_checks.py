@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from beyond_accuracy import LANGUAGES, fmt
+from beyond_accuracy import LANGUAGES, fmt, term
 from beyond_accuracy.checks import lab1, lab2, lab3, lab4, lab5
 from beyond_accuracy.checks._engine import (
     BAD_FORM,
@@ -22,7 +22,7 @@ from beyond_accuracy.checks._engine import (
     Checker,
     Exercise,
     Mistake,
-    exercises_of,
+    lab_exercises,
     verdict,
 )
 
@@ -45,7 +45,7 @@ def ex(**kw):
 
 
 def test_number_kind():
-    e = ex(tol=0.005, proportion=True)
+    e = ex(decimals=2, proportion=True)
     assert e.grade(0.25).status == CORRECT
     assert e.grade(0.254).status == CORRECT
     assert e.grade(0.256).status == NOT_YET
@@ -60,14 +60,13 @@ def test_number_kind():
     assert e.grade(np.float64(0.25)).status == CORRECT
     assert e.grade(np.float32(0.25)).status == CORRECT and e.grade(1 / 4).status == CORRECT
     assert e.grade(0).status == NOT_YET and e.grade(1).status == NOT_YET  # whole numbers are numbers
-    assert (
-        e.grade(None).reason == "type" and e.grade([0.25]).reason == "type" and e.grade(()).reason == "type"
-    )
+    assert e.grade(None).reason == "type" and e.grade(()).reason == "type"
+    assert e.grade([0.25]).status == CORRECT and e.grade([0.25, 0.5]).reason == "type"
     assert e.grade(float("inf")).reason == "type"
 
 
 def test_numbers_kind_checks_length_and_every_element():
-    e = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75), tol=0.005, proportion=True)
+    e = ex(kind="numbers", size=2, order="(a, b)", expected=lambda: (0.5, 0.75), decimals=2, proportion=True)
     assert e.grade((0.5, 0.75)).status == CORRECT
     assert e.grade([0.5, 0.75]).status == CORRECT
     assert e.grade(np.array([0.5, 0.75])).status == CORRECT
@@ -125,13 +124,12 @@ def test_mistakes_get_their_own_hint_and_never_the_answer():
         assert e.feedback((0.2, 0.1), 0.1, 0.2, lang=lang).endswith(hint[lang])
 
 
-def test_every_form_message_says_write_decimals_with_a_point():
+def test_a_decimal_comma_gets_the_decimal_point_sentence():
     e = ex(kind="numbers", size=2, order="(p, r)", expected=lambda: (0.95, 0.91))
     italian = e.feedback((0, 95, 0, 91), lang="it")  # (0,95, 0,91)
     assert italian.startswith("⚠️") and "0.35, non 0,35" in italian and "virgola" in italian
     for lang in LANGUAGES:
-        for answer in ((0, 95, 0, 91), (), "x", (0.9,)):
-            assert "0.35" in e.feedback(answer, lang=lang) and "0,35" in e.feedback(answer, lang=lang)
+        assert term("check_decimal_point", lang) in e.feedback((0, 95, 0, 91), lang=lang)
 
 
 def test_checker_hides_the_exercises():
@@ -143,7 +141,6 @@ def test_checker_hides_the_exercises():
         check.exercises  # noqa: B018
     with pytest.raises(AttributeError, match="cannot be changed"):
         check.x = None
-    assert exercises_of(check) == {"x": e}
     assert verdict(check, "x", 0.25)["status"] == CORRECT
     with pytest.raises(ValueError, match="no exercise named"):
         verdict(check, "y", 0.25)
@@ -180,7 +177,7 @@ def test_lab1_counts_precision_recall_and_f2():
     p = np.array([0.9, 0.37, 0.1, 0.5, 0.2, 0.05, 0.01])
     assert grade(lab1, "counts", (2, 1, 1, 3), y, p)["status"] == CORRECT
     assert grade(lab1, "counts", (2, 1, 1, 3.0), y, p)["status"] == CORRECT
-    assert grade(lab1, "counts", (2, 1, 1, 3), y, p)["points"] == 1
+    assert grade(lab1, "counts", (2, 1, 1, 3), y, p)["points"] == 2
     assert grade(lab1, "counts", (3, 1, 1, 2), y, p)["mistake"] == "sklearn_order"
     assert grade(lab1, "counts", (2, 1, 1, 3), y, p + 0.2)["status"] == NOT_YET  # other inputs, other answer
     assert grade(lab1, "counts", (), y, p)["reason"] == "length"
@@ -240,7 +237,8 @@ def test_lab1_answers_as_a_student_types_them():
     assert grade(lab1, "precision_recall", (0.67, 0.5), y, p)["mistake"] == "swapped"
     assert grade(lab1, "precision_recall", (0.4, 0.67), y, p)["mistake"] == "precision_with_fn"  # 2/5
     assert grade(lab1, "precision_recall", (0.5, 0.33), y, p)["mistake"] == "default_threshold"
-    assert grade(lab1, "precision_recall", (0.5, 0.66), y, p)["status"] == NOT_YET  # 0.007 off
+    assert grade(lab1, "precision_recall", (0.5, 0.66), y, p)["status"] == CORRECT  # 2/3 truncated
+    assert grade(lab1, "precision_recall", (0.5, 0.65), y, p)["status"] == NOT_YET  # 0.017 off
     for answer, reason in [
         ((50, 66.7), "percentage"),
         ((0, 5, 0, 67), "comma"),
@@ -339,7 +337,8 @@ def test_lab4_exercises():
     assert grade(lab4, "qwk_by_hand", (0.7 - 0.35) / 0.65, pain)["mistake"] == "unweighted"
     # linear W = |i - j| / 2: sum W*O = 0.5 * 5 + 1 = 3.5; sum W*E = 0.5 * 9.4 + 3.6 = 8.3
     assert grade(lab4, "qwk_by_hand", 1 - 3.5 / 8.3, pain)["mistake"] == "linear"
-    assert grade(lab4, "qwk_by_hand", 62, pain)["status"] == NOT_YET  # no proportion: 62 is a number
+    assert grade(lab4, "qwk_by_hand", 62, pain)["reason"] == "hundredfold"  # a kappa, not a percentage
+    assert grade(lab4, "qwk_by_hand", 45, pain)["reason"] == "range"
     y = np.array([1, 2, 3, 4, 5, 5])
     preds = {
         "majority": np.full(6, 5),
@@ -389,7 +388,7 @@ def test_lab5_exercises():
 @pytest.mark.parametrize("module", [lab1, lab2, lab3, lab4, lab5], ids=lambda m: m.__name__.rsplit(".")[-1])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_exercise_speaks_every_language(module, lang):
-    for exercise in exercises_of(module.check).values():
+    for exercise in lab_exercises(int(module.__name__[-1])).values():
         assert exercise.hint[lang] and exercise.skill[lang] and exercise.form_text(lang)
         assert all(m.hint[lang] for m in exercise.mistakes)
         text = exercise.message(exercise.grade(...), lang)
@@ -403,10 +402,11 @@ def test_number_form_boundaries():
     p = ex(proportion=True, expected=lambda: 0.0)
     assert p.grade(0).status == CORRECT  # 0 and 1 are proportions
     assert p.grade(-1e-9).status == CORRECT  # float noise below 0 is still 0
-    assert ex(proportion=True, tol=0.01, expected=lambda: 1.0).grade(1 + 1e-9).status == CORRECT
-    assert p.grade(1.5) == (BAD_FORM, "percentage", None)  # 1.5 %, typed as 1.5
-    assert p.grade(100).reason == "percentage"  # 100 % is 1
-    assert p.grade(100.5).reason == "range"
+    one = ex(proportion=True, decimals=2, expected=lambda: 1.0)
+    assert one.grade(1 + 1e-9).status == CORRECT
+    assert ex(proportion=True, expected=lambda: 0.015).grade(1.5) == (BAD_FORM, "percentage", None)  # 1.5 %
+    assert one.grade(100).reason == "percentage"  # 100 % is 1
+    assert one.grade(101).reason == "range" and p.grade(1.5).reason == "range"
     assert p.grade(-0.5).reason == "range"
     whole = ex(whole=True, expected=lambda: 3)
     assert whole.grade(3.5) == (BAD_FORM, "whole", None)
@@ -459,7 +459,7 @@ def test_form_text_of_each_kind_in_the_language_asked():
 
 
 def test_verdict_fields_and_points():
-    check = Checker(ex(points=3), ex(name="y", expected=lambda a: a))
+    check = Checker(ex(effort="derive"), ex(name="y", expected=lambda a: a))
     assert verdict(check, "x", 0.25) == {
         "exercise": "x",
         "status": CORRECT,
@@ -500,11 +500,17 @@ def test_definition_and_lookup_errors_say_what_is_wrong():
         ex(skill={"en": "s", "it": "s", "es": "s", "pt": "s"})
     with pytest.raises(ValueError, match=r"^mistake 'm' lacks a hint in \['es', 'pt', 'fi'\]$"):
         Mistake("m", lambda: 0, hint={"en": "h", "it": "h"})
-    for points in (0, -1, 1.5):
-        with pytest.raises(ValueError, match="^exercise 'x': points must be a positive whole number$"):
-            ex(points=points)
-    with pytest.raises(ValueError, match="^exercise 'x': tol must be non-negative$"):
-        ex(tol=-0.01)
+    with pytest.raises(
+        ValueError, match=r"^exercise 'x': effort must be one of \('read', 'compute', 'derive'\)$"
+    ):
+        ex(effort="hard")
+    for decimals in (-1, 1.5, 7):
+        with pytest.raises(
+            ValueError, match="^exercise 'x': decimals must be a whole number from 0 to 6, or None$"
+        ):
+            ex(decimals=decimals)
+    with pytest.raises(ValueError, match="^exercise 'x': a count is exact; it takes no decimals$"):
+        ex(whole=True, decimals=0)
     twice = (Mistake("m", lambda: 0, hint=H), Mistake("m", lambda: 1, hint=H))
     with pytest.raises(ValueError, match="^exercise 'x': two mistakes share a key$"):
         ex(mistakes=twice)
@@ -523,8 +529,8 @@ def test_bad_form_verdicts_of_each_kind():
     choice = ex(kind="choice", options=("top", "bottom"), expected=lambda: "top")
     assert choice.grade(0) == (BAD_FORM, "type", None)
     assert choice.grade("middle") == (BAD_FORM, "option", None)
-    with pytest.raises(ValueError, match="^expected a lab's check object, got dict$"):
-        exercises_of({})
+    with pytest.raises(ValueError, match="^lab must be a whole number from 1 to 5, got 6$"):
+        lab_exercises(6)
 
 
 def test_a_mistake_that_cannot_be_computed_does_not_hide_the_next_one():
@@ -551,7 +557,7 @@ def test_every_message_in_the_language_asked():
     )
     assert e.feedback(0.5, lang="it") == "❌ Non ancora. Suggerimento: rileggi la definizione"
     assert e.feedback(0.125, lang="it") == "❌ Non ancora. Suggerimento: metà del valore"
-    assert e.feedback("0.25", lang="it") == f"⚠️ {IT_FORM} {IT_POINT}"  # type: no reason to add
+    assert e.feedback("0.25", lang="it") == f"⚠️ {IT_FORM}"  # type: no reason to add, no comma in it
     assert e.feedback((0, 25), lang="it") == (
         f"⚠️ {IT_FORM} Sembra una virgola decimale: in Python 0,35 sono due numeri, 0 e 35. {IT_POINT}"
     )
@@ -566,5 +572,5 @@ def test_every_message_in_the_language_asked():
     whole = ex(whole=True, expected=lambda: 3).feedback(3.5, lang="it")
     assert whole == (
         "⚠️ La risposta non ha la forma attesa: un solo numero intero (per esempio 12). "
-        f"Un conteggio non ha decimali. {IT_POINT}"
+        "Un conteggio non ha decimali."
     )

@@ -28,8 +28,7 @@ import pandas as pd
 import pytest
 
 from beyond_accuracy import LANGUAGES, term
-from beyond_accuracy.checks import lab2, lab4
-from beyond_accuracy.checks._engine import exercises_of
+from beyond_accuracy.checks._engine import lab_exercises as definitions
 from tools.project import ROOT
 from tools.teaching.grading import kernel_side, report, trial
 from tools.teaching.grading.core import (
@@ -182,7 +181,7 @@ ANSWERS = [
 
 @pytest.mark.parametrize("answer", ANSWERS, ids=repr)
 def test_a_number_answer_out_of_the_kernel_gets_the_checks_own_verdict(answer):
-    exercise = exercises_of(lab2.check)["tau_star"]
+    exercise = definitions(2)["tau_star"]
     reference = exercise.reference()
     direct = exercise.grade(answer)
     judged = exercise.judge(_round_trip(answer), reference)
@@ -190,7 +189,7 @@ def test_a_number_answer_out_of_the_kernel_gets_the_checks_own_verdict(answer):
 
 
 def test_a_0d_array_and_a_fraction_are_right_answers():
-    exercise = exercises_of(lab2.check)["tau_star"]
+    exercise = definitions(2)["tau_star"]
     for answer in (np.array(25 / 135), Fraction(25, 135), np.float64(25 / 135), np.sum(np.array([25 / 135]))):
         assert exercise.grade(answer).status == CORRECT
         assert exercise.judge(_round_trip(answer), exercise.reference()).status == CORRECT
@@ -211,7 +210,7 @@ def test_a_0d_array_and_a_fraction_are_right_answers():
     ids=repr,
 )
 def test_a_choice_answer_out_of_the_kernel_gets_the_checks_own_verdict(answer):
-    exercise = exercises_of(lab2.check)["best_lever"]
+    exercise = definitions(2)["best_lever"]
     table = pd.DataFrame(
         {"tp": [30, 40, 42, 41], "fp": [5, 60, 200, 150], "fn": [20, 10, 8, 9], "f1": [0.7, 0.5, 0.3, 0.35]},
         index=["baseline", "tuned_threshold", "class_weights", "smote_pipeline"],
@@ -225,11 +224,11 @@ def test_the_reference_is_plain_data_for_every_exercise_of_labs_2_and_4():
     """The reference crosses from the answer key's kernel as JSON: it must survive the trip."""
     table = pd.DataFrame({"tp": [1, 2], "fp": [3, 1], "fn": [2, 1], "f1": [0.3, 0.6], "recall": [0.3, 0.6]})
     table.index = ["baseline", "tuned_threshold"]
-    exercise = exercises_of(lab2.check)["best_lever"]
+    exercise = definitions(2)["best_lever"]
     reference = exercise.reference(table, {"c_tp": 10, "c_fp": 25, "c_fn": 120}, 100)
     assert _round_trip(reference.expected) == reference.expected
     assert [(k, _round_trip(v)) for k, v in reference.mistakes] == list(reference.mistakes)
-    pain = exercises_of(lab4.check)["qwk_by_hand"]
+    pain = definitions(4)["qwk_by_hand"]
     counts = pd.DataFrame([[6, 2, 0], [1, 5, 1], [1, 1, 3]])
     value = pain.reference(counts).expected
     assert _round_trip(value) == pytest.approx(value, abs=1e-15)
@@ -284,9 +283,12 @@ def test_the_engine_no_longer_claims_its_answers_are_unreachable():
 # Fast: what the grader writes, in the class's language
 
 
+LAB2_TOTAL = sum(e.points for e in definitions(2).values())  # the points follow each exercise's effort
+
+
 def _rows():
     names = [e["name"] for e in lab_exercises(2, "it")]
-    pts = {n: exercises_of(lab2.check)[n].points for n in names}
+    pts = {n: definitions(2)[n].points for n in names}
 
     def verdicts(**statuses):
         out = []
@@ -304,18 +306,19 @@ def _rows():
         return out
 
     anna = Row("Anna Rossi_1234567_assignsubmission_file/lab.ipynb", "Anna Rossi", "1234567", "moodle")
-    anna.verdicts, anna.max_total = verdicts(), 4
+    total = sum(pts.values())
+    anna.verdicts, anna.max_total = verdicts(), total
     carla = Row("verdicarla_123456_7890123_lab.ipynb", "verdicarla", "123456", "canvas")
-    carla.verdicts, carla.max_total = verdicts(tau_star=NOT_YET), 4
+    carla.verdicts, carla.max_total = verdicts(tau_star=NOT_YET), total
     carla.verdicts[0].inputs_differed = True
     dario = Row("dario.neri/lab.ipynb", "dario.neri", "", "folder")
-    dario.verdicts, dario.max_total = verdicts(tau_star=ERROR, best_lever=NOT_YET), 4
+    dario.verdicts, dario.max_total = verdicts(tau_star=ERROR, best_lever=NOT_YET), total
     dario.events = [
         Event("error", 5, 5, "ZeroDivisionError", "division by zero"),
         Event("error", 17, 17, "NameError", "x"),
     ]
     pdf = Row("notes.pdf", "notes", "", "file", status=NOT_NOTEBOOK, detail="pdf")
-    pdf.verdicts, pdf.max_total = [Verdict(n, "missing", 0, pts[n]) for n in names], 4
+    pdf.verdicts, pdf.max_total = [Verdict(n, "missing", 0, pts[n]) for n in names], total
     for row in (anna, carla, dario, pdf):
         row.total = sum(v.points for v in row.verdicts)
     return [anna, carla, dario, pdf]
@@ -360,17 +363,21 @@ def test_grades_summary_feedback_and_lms_files_in_the_class_language(tmp_path):
     assert (anna["Identifier"], anna["Email address"], anna["Grade"]) == (
         "Participant 1234567",
         "anna.rossi@uni.it",
-        "4",
+        str(LAB2_TOTAL),
     )
     assert next(r for r in moodle if r["Full name"] == "Elena Bruni")["Grade"] == ""
     with open(out / "canvas-grades.csv", encoding="utf-8") as f:
         canvas = list(csv.reader(f))
     assert canvas[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Laboratorio 2"]
-    assert canvas[1][0] == "Points Possible" and canvas[1][5] == "4"
+    assert canvas[1][0] == "Points Possible" and canvas[1][5] == str(LAB2_TOTAL)
     carla = next(r for r in canvas if r[0] == "Verdi, Carla")
-    assert (carla[1], carla[2], carla[5]) == ("123456", "S2", "3")
+    assert (carla[1], carla[2], carla[5]) == (
+        "123456",
+        "S2",
+        str(LAB2_TOTAL - definitions(2)["tau_star"].points),
+    )
     feedback = (out / "feedback" / "dario-neri.md").read_text(encoding="utf-8")
-    assert "La cella [17] ha dato l'errore NameError" in feedback
+    assert "La cella [17] ha dato l’errore NameError" in feedback
     assert "Alcune celle hanno dato errori: [5] ZeroDivisionError" in feedback
     html = (out / "feedback" / "dario-neri.html").read_text(encoding="utf-8")
     assert (
@@ -527,9 +534,9 @@ def test_endless_and_dying_notebooks_are_stopped_and_their_later_answers_count(g
 def test_the_lms_files_name_the_students_of_moodle_and_canvas(grades):
     with open(grades["out"] / "moodle-grades.csv", encoding="utf-8") as f:
         moodle = {r["Full name"]: r for r in csv.DictReader(f)}
-    assert (
-        moodle["Anna Rossi"]["Identifier"] == "Participant 1234567" and moodle["Anna Rossi"]["Grade"] == "4"
-    )
+    assert moodle["Anna Rossi"]["Identifier"] == "Participant 1234567" and moodle["Anna Rossi"][
+        "Grade"
+    ] == str(LAB2_TOTAL)
     with open(grades["out"] / "canvas-grades.csv", encoding="utf-8") as f:
         canvas = {r[0]: r for r in csv.reader(f)}
     assert canvas["verdicarla"][1] == "123456"

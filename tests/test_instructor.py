@@ -44,6 +44,7 @@ def expected_files(lang: str) -> set[str]:
     return files
 
 
+@pytest.mark.slow  # the exercise sheets execute each lab's answer key
 @pytest.mark.parametrize("lang", languages())
 def test_the_pack_holds_exactly_what_the_command_derives(lang, editions, tmp_path):
     out = tmp_path / "instructor"
@@ -82,6 +83,7 @@ def test_the_pack_holds_exactly_what_the_command_derives(lang, editions, tmp_pat
     assert again.read_bytes() == archive.read_bytes(), "a rebuild of the pack differs"
 
 
+@pytest.mark.slow  # the exercise sheets execute each lab's answer key
 def test_the_student_notebook_of_the_pack_is_the_published_one(editions, tmp_path):
     src = ROOT / "labs" / "pt" / "03-trust-lab.ipynb"
     build_pack("pt", tmp_path, editions / "publish", editions / "answer-keys")

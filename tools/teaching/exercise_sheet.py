@@ -17,7 +17,7 @@ from functools import lru_cache
 import jupytext
 
 from beyond_accuracy import fmt, term
-from beyond_accuracy.checks._engine import exercises_of
+from beyond_accuracy.checks._engine import lab_exercises as exercise_definitions
 from tools.teaching.grading.core import answer_key_values, lab_exercises, lab_source
 
 
@@ -49,23 +49,20 @@ def exercise_prompts(lab: int, lang: str) -> dict[str, str]:
     return out
 
 
-def _show(value, lang: str, tol: float) -> str:
+def _show(value, lang: str) -> str:
     if isinstance(value, str):
         return f'`"{value}"`'
     if isinstance(value, (tuple, list)):
         if all(isinstance(v, str) for v in value):
             return " / ".join(f'`"{v}"`' for v in value)
-        return "(" + "; ".join(_show(v, lang, tol) for v in value) + ")"
+        return "(" + "; ".join(_show(v, lang) for v in value) + ")"
     if float(value) == round(float(value)):
         return fmt(int(round(float(value))), lang=lang)
     return fmt(float(value), digits=4, lang=lang)
 
 
 def sheet_markdown(lab: int, lang: str) -> str:
-    import importlib
-
-    module = importlib.import_module(f"beyond_accuracy.checks.lab{int(lab)}")
-    registry = exercises_of(module.check)
+    registry = exercise_definitions(int(lab))
     prompts = exercise_prompts(lab, lang)
     answers = _answers(lab)
     lines = [f"# {term('sheet_title', lang).format(lab=lab)}", ""]
@@ -77,9 +74,9 @@ def sheet_markdown(lab: int, lang: str) -> str:
         lines += [f"**{term('sheet_asks', lang)}**", "", body.strip(), ""]
         lines += [f"**{term('sheet_skill', lang)}:** {ex.skill[lang]}", ""]
         lines += [f"**{term('sheet_points', lang)}:** {ex.points}", ""]
-        answer = _show(answers[ex.name], lang, ex.tol)
-        if ex.tol:
-            answer += f" ({term('sheet_tolerance', lang).format(tol=fmt(ex.tol, digits=3, lang=lang))})"
+        answer = _show(answers[ex.name], lang)
+        if ex.decimals is not None:
+            answer += f" ({term('sheet_tolerance', lang).format(decimals=ex.decimals)})"
         lines += [f"**{term('sheet_answer', lang)}:** {answer}", ""]
         lines += [f"**{term('sheet_mistakes', lang)}**", ""]
         for mistake in ex.mistakes:

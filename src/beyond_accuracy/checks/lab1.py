@@ -56,6 +56,13 @@ def _highest_tied(y_true, proba, thresholds):
     return high if high != _best_threshold(y_true, proba, thresholds, 2) else None
 
 
+def _best_position(y_true, proba, thresholds) -> int:
+    """The row of the best threshold in the sweep (what ``idxmax`` returns on a table indexed
+    0, 1, 2, ...): a position, not a threshold."""
+    best = _best_threshold(y_true, proba, thresholds, 2)
+    return int(next(i for i, t in enumerate(thresholds) if float(t) == best))
+
+
 def _report_rows(y_true, y_pred) -> dict[str, float]:
     report = classification_report(y_true, y_pred, output_dict=True, zero_division=0)
     return {
@@ -84,6 +91,7 @@ counts = Exercise(
     kind="numbers",
     size=4,
     whole=True,
+    effort="compute",
     order="(tp, fp, fn, tn)",
     inputs=("y_val", 'proba_val["LogisticRegression"]'),
     expected=lambda y, p: _counts(y, p, EX_THRESHOLD),
@@ -117,7 +125,8 @@ precision_recall = Exercise(
     size=2,
     proportion=True,
     order="(precision, recall)",
-    tol=0.005,  # by hand: two decimals are enough
+    decimals=2,  # the prompt: "to two decimals"
+    effort="derive",
     inputs=("y_val", 'proba_val["LogisticRegression"]'),
     expected=lambda y, p: _pr(_counts(y, p, EX_THRESHOLD)),
     skill=localised("lab1.precision_recall.skill"),
@@ -148,7 +157,8 @@ best_f2 = Exercise(
     name="best_f2",
     kind="number",
     proportion=True,
-    tol=0.001,  # a threshold of the sweep, read off the table
+    decimals=2,  # a threshold of the sweep (0.10, 0.15, ...)
+    effort="compute",
     inputs=("y_val", "proba_lr", "thresholds"),
     expected=lambda y, p, ts: _best_threshold(y, p, ts, 2),
     skill=localised("lab1.best_f2.skill"),
@@ -171,6 +181,12 @@ best_f2 = Exercise(
             _highest_tied,
             about=localised("lab1.best_f2.highest_tie.about"),
             hint=localised("lab1.best_f2.highest_tie.hint"),
+        ),
+        Mistake(
+            "row_position",
+            _best_position,
+            about=localised("lab1.best_f2.row_position.about"),
+            hint=localised("lab1.best_f2.row_position.hint"),
         ),
     ),
 )

@@ -56,7 +56,8 @@ def _leak_tail(leaked, loss_leaky) -> str:
 loss_by_hand = Exercise(
     name="loss_by_hand",
     kind="number",
-    tol=0.005,  # by hand: two decimals are enough
+    decimals=2,  # the prompt: "to two decimals"
+    effort="compute",
     expected=lambda: -math.log(HAND_PROBABILITY),
     skill=localised("lab5.loss_by_hand.skill"),
     hint=localised("lab5.loss_by_hand.hint"),
@@ -92,7 +93,8 @@ precision_at_30 = Exercise(
     name="precision_at_30",
     kind="number",
     proportion=True,
-    tol=0.005,  # shares of thirty images are 1/30 apart
+    decimals=2,  # the prompt: "to two decimals"; shares of thirty images are 1/30 apart
+    effort="compute",
     inputs=("corrupted", "loss_oof"),
     expected=_precision_at,
     skill=localised("lab5.precision_at_30.skill"),
@@ -111,6 +113,12 @@ precision_at_30 = Exercise(
             hint=localised("lab5.precision_at_30.k10.hint"),
         ),
         Mistake(
+            "count",
+            lambda m, loss: int(np.asarray(m, dtype=bool)[_ranking(m, loss)[1][:K]].sum()),
+            about=localised("lab5.precision_at_30.count.about"),
+            hint=localised("lab5.precision_at_30.count.hint"),
+        ),
+        Mistake(
             "recall",
             lambda m, loss: float(np.asarray(m)[_ranking(m, loss)[1][:K]].sum() / np.asarray(m).sum()),
             about=localised("lab5.precision_at_30.recall.about"),
@@ -123,6 +131,7 @@ budget_75 = Exercise(
     name="budget_75",
     kind="number",
     whole=True,
+    effort="compute",
     inputs=("corrupted", "loss_oof"),
     expected=_budget,
     skill=localised("lab5.budget_75.skill"),
@@ -161,7 +170,6 @@ leak_tail = Exercise(
     options=TAILS,
     inputs=("leaked", "loss_leaky"),
     expected=_leak_tail,
-    points=2,
     skill=localised("lab5.leak_tail.skill"),
     hint=localised("lab5.leak_tail.hint"),
 )

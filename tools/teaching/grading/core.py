@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import importlib
 import json
 import re
 import tempfile
@@ -80,7 +79,7 @@ _LAB_IMPORT = re.compile(r"beyond_accuracy\.checks(?:\.lab(\d)\b|\s+import\s+lab
 _LANG_CELL = re.compile(r"^\s*LANG\s*=|set_language\s*\(", re.M)
 # code that reaches for the checks' internals or the grader's files: worth a look by the instructor
 _SUSPICIOUS = re.compile(
-    r"_engine|exercises_of|__closure__|_Checker__|\.expected\s*\(|verdicts?-|_ba_grader|sys\.modules"
+    r"_engine|exercises_of|lab_exercises|_TABLE|__closure__|_Checker__|\.expected\s*\(|verdicts?-|_ba_grader|sys\.modules"
     r"|builtins\.print\s*=|json\.dumps\s*=|importlib\.reload|\.\./"
 )
 
@@ -100,16 +99,12 @@ def lab_source(lab: int, lang: str) -> Path:
     return found[0]
 
 
-def _checker(lab: int):
-    return importlib.import_module(f"beyond_accuracy.checks.lab{int(lab)}").check
-
-
 def exercise_definitions(lab: int) -> dict:
     """Exercise name -> :class:`~beyond_accuracy.checks._engine.Exercise` of a lab (the grader's
     own import: the definitions the notebooks' checks use)."""
-    from beyond_accuracy.checks._engine import exercises_of
+    from beyond_accuracy.checks._engine import lab_exercises
 
-    return exercises_of(_checker(lab))
+    return lab_exercises(int(lab))
 
 
 def _check_cells(nb) -> dict[str, str]:

@@ -240,11 +240,11 @@ def install(mode, labs):
     _set_non_dumpable()
     _no_network()
     if mode == "reference":
-        from beyond_accuracy.checks._engine import exercises_of
+        from beyond_accuracy.checks._engine import lab_exercises
 
         for lab in _STATE["labs"]:
             module = importlib.import_module(f"beyond_accuracy.checks.lab{lab}")
-            module.check = _Reference(module.check, exercises_of(module.check))
+            module.check = _Reference(module.check, lab_exercises(lab))
         return
     import beyond_accuracy
 
@@ -264,7 +264,7 @@ def install(mode, labs):
     ):
         setattr(engine, constant, value)
         setattr(package, constant, value)
-    engine.exercises_of = engine.verdict = _unavailable
+    engine.exercises_of = engine.lab_exercises = engine.verdict = _unavailable
     package._engine = engine
     sys.modules["beyond_accuracy.checks"] = package
     sys.modules["beyond_accuracy.checks._engine"] = engine

@@ -11,7 +11,7 @@ The shapes (the instructor's trial of 2026-12-07, sections 1–3, and more):
   the grader's files written (verdict files in the parent folders, the checks' source, a
   ``grades.csv``); the check's inputs edited so that the wrong answer fits them; fake "✅"
   printed and ``check`` replaced by a fake; the expected value read from the check object
-  (``exercises_of``, the closures, the registry); ``print`` and ``json.dumps`` patched;
+  (``lab_exercises``, the closures, the former registry); ``print`` and ``json.dumps`` patched;
 - **right answers in other shapes**: answer and check in one cell; the value passed straight to
   the check; 0-d numpy arrays, ``Fraction``, numpy floats, two decimals, options in another case;
   an error in an unrelated earlier cell; a renamed answer passed to its check; the language cell
@@ -399,12 +399,12 @@ def cases(
     for i, name in enumerate(names):
         args = ", ".join(f.inputs[name])
         how = [
-            f'exercises_of(check)["{name}"].expected({args})',
+            f'lab_exercises({f.lab})["{name}"].expected({args})',
             f"check.{name}.__closure__[0].cell_contents.expected({args})",
             f'check._Checker__registry["{name}"].expected({args})',
         ][i % 3]
         f.set_answer(
-            nb, name, f"from beyond_accuracy.checks._engine import exercises_of\n{f.var[name]} = {how}"
+            nb, name, f"from beyond_accuracy.checks._engine import lab_exercises\n{f.var[name]} = {how}"
         )
     add(
         "cheat_reads_expected.ipynb",

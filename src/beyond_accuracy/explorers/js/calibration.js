@@ -53,12 +53,9 @@ function baCalCurve(y, p, nBins) {
 
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (k) => baLabel(data, k);
+    const { data, style, L, root } = baStart(el, model);
     const y = Array.from(data.y, (c) => (c === "1" ? 1 : 0));
     const f3 = (v) => baFmt(v, 3, false, style);
-    const root = baRoot(el, model);
     const first = data.calibrators.find((c) => c !== "none") || data.calibrators[0];
     const choice = { model: data.models[0], calibrator: first, bins: data.n_bins };
     const name = (key) => L(`name:${key}`);

@@ -158,6 +158,13 @@ function baRoot(el, model, kind = "ba-explorer") {
   return root;
 }
 
+// What every explorer starts from: its exported data, the page's number style, its labels and its
+// root element.
+function baStart(el, model, kind = "ba-explorer") {
+  const data = model.get("data");
+  return { data, style: data.number_style, L: (key) => baLabel(data, key), root: baRoot(el, model, kind) };
+}
+
 // A labelled range slider; onInput(value) runs on every input event (drag, keys, touch).
 function baSlider({ control, label, min, max, step, value, format, onInput }) {
   const id = baId(control);

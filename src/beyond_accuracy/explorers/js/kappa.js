@@ -30,12 +30,9 @@ function baKappaScores(grading, s) {
 
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (key) => baLabel(data, key);
+    const { data, style, L, root } = baStart(el, model);
     const shares = data.shares, grading = data.grading, k = grading.length;
     const pct = (v) => baFmt(v, 0, true, style);
-    const root = baRoot(el, model);
     const start = Math.max(0, shares.indexOf(data.share));
 
     const slider = baSlider({ control: "share", label: L("class_one_share"), min: 0, max: shares.length - 1,

@@ -16,13 +16,10 @@ function baReviewCurve(ranked) {
 
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (key) => baLabel(data, key);
+    const { data, style, L, root } = baStart(el, model);
     const ranked = Array.from(data.ranked, (c) => (c === "1" ? 1 : 0));
     const { found, total } = baReviewCurve(ranked);
     const maxK = data.max_k;
-    const root = baRoot(el, model);
 
     const slider = baSlider({ control: "k", label: L("examples_reviewed"), min: 1, max: maxK, step: 1,
       value: data.k, format: (v) => baFmt(v, 0, false, style), onInput: (v) => update(v) });
