@@ -233,3 +233,26 @@ def test_student_notebooks_keep_checks_and_drop_solutions(editions):
             assert source not in text
         assert "check." in text and "= ..." in text
         assert "{solution}" not in text
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_pages_have_a_description_and_absolute_alternates(site, lang):
+    """Every book page has a meta description (its first paragraph, in its language) and links to
+    its other languages with absolute URLs under course.site_url (search engines ignore relative
+    hreflang links)."""
+    from tools.project import site_url
+
+    problems = []
+    for page in pages(site, lang):
+        soup = html_of(page)
+        if 'http-equiv="refresh"' in page.read_text(encoding="utf-8")[:2000].lower():
+            continue  # <lang>/index.html: a redirect to the language's landing page
+        meta = soup.find("meta", attrs={"name": "description"})
+        if meta is None or len(meta.get("content", "")) < 40:
+            problems.append(f"{page.name}: no meta description")
+        links = soup.find_all("link", rel="alternate", hreflang=True)
+        if len(links) != len(languages()) or not all(
+            link["href"].startswith(site_url() + f"/{link['hreflang']}/") for link in links
+        ):
+            problems.append(f"{page.name}: alternates {[link['href'] for link in links]}")
+    assert not problems, problems[:10]

@@ -338,12 +338,14 @@ def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, 
             label=neg_name,
             zorder=3,
         )
+        # Neighbouring thresholds' labels on two rows, so that they do not run into each other
+        # where the figure is narrow (a phone's column).
         for i, t in enumerate(thresholds):
             style = series_style(i + 1)
             ax.axvline(t, color="0.25", linestyle=style["linestyle"], linewidth=1.2)
-            ax.text(t, 1.45, f"{term('threshold')} {fmt(t, 2)}", ha="center", fontsize=8)
+            ax.text(t, 1.45 + 0.3 * (i % 2), f"{term('threshold')} {fmt(t, 2)}", ha="center", fontsize=8)
         ax.set_yticks([0, 1], [neg_name, pos_name])
-        ax.set_ylim(-0.6, 1.7)
+        ax.set_ylim(-0.6, 1.7 + (0.3 if len(thresholds) > 1 else 0))
         ax.set_xlim(-0.02, 1.02)
         ax.set_xlabel(term("score"))
         ax.grid(axis="y", visible=False)

@@ -192,6 +192,7 @@ def deck_html(src: Path, reveal: str = "revealjs") -> str:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <title>{title} — {html.escape(term("slides_link", lang))}</title>
+<link rel="icon" href="../_static/favicon.svg">
 <link rel="stylesheet" href="{reveal}/dist/reset.css">
 <link rel="stylesheet" href="{reveal}/dist/reveal.css">
 <link rel="stylesheet" href="{reveal}/dist/theme/white.css">

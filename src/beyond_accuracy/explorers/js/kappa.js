@@ -71,10 +71,10 @@ export default {
     plot.line(path.map(([s, r]) => [s, r.accuracy]), "ba-line");
     plot.line(path.map(([s, r]) => [s, r.qwk]), "ba-line ba-alt");
     const accPoint = plot.point("accuracy"), qwkPoint = plot.point("qwk");
-    plot.svg.querySelector('[data-point="accuracy"]').style.fill = "#1f6fb4";
+    plot.svg.querySelector('[data-point="accuracy"]').style.fill = "var(--ba-blue)";
     const legend = baEl("p", { class: "ba-caption" }, [
-      baEl("span", { "aria-hidden": "true", style: "color:#1f6fb4" }, "— "), L("accuracy"), " · ",
-      baEl("span", { "aria-hidden": "true", style: "color:#c0503a" }, "— "), L("weighted_kappa")]);
+      baEl("span", { "aria-hidden": "true", style: "color:var(--ba-blue)" }, "— "), L("accuracy"), " · ",
+      baEl("span", { "aria-hidden": "true", style: "color:var(--ba-red)" }, "— "), L("weighted_kappa")]);
     const summary = baSummary();
     root.append(
       baEl("div", { class: "ba-controls" }, [slider.root, shareCell]),
