@@ -77,7 +77,7 @@ def smart_quotes() -> dict[str, str]:
     return {locales.get(lang, lang).lower().replace("_", "-"): quotes(lang) for lang in languages()}
 
 
-def derived_config(lang: str, student: bool = False) -> dict:
+def derived_config(lang: str) -> dict:
     cfg = config()
     cfg.pop("course", None)
     sphinx = cfg.setdefault("sphinx", {})
@@ -90,7 +90,7 @@ def derived_config(lang: str, student: bool = False) -> dict:
     sc["ba_language"] = lang
     sc["ba_quotes"] = smart_quotes()
     sc["ba_languages"] = languages()
-    sc["ba_site_url"] = site_url(student)  # the language-alternate links are absolute
+    sc["ba_site_url"] = site_url()  # the language-alternate links are absolute
     sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
     sc["ba_switcher_label"] = term("language_label", lang)
     sc["ba_search_label"] = term("search_label", lang)
@@ -136,9 +136,7 @@ def stage(lang: str, out: Path) -> Path:
     glossary = dest / "chapters" / lang / "glossary.md"
     glossary.write_text(glossary_markdown(lang), encoding="utf-8")
     (dest / "_config.yml").write_text(
-        yaml.safe_dump(
-            launch_settings(derived_config(lang, student=student)), allow_unicode=True, sort_keys=False
-        ),
+        yaml.safe_dump(launch_settings(derived_config(lang)), allow_unicode=True, sort_keys=False),
         encoding="utf-8",
     )
     (dest / "_toc.yml").write_text(
