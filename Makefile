@@ -10,9 +10,16 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
-.PHONY: setup book student test notebooks figures bench serve lock clean grade \
-        editions instructor slides handouts quizzes lab colab bounds publish unit lint linkcheck wheel translations typography \
-        mutation
+.PHONY: setup book test notebooks figures bench serve lock clean grade \
+        editions instructor slides handouts handouts-test quizzes lab colab bounds publish unit lint linkcheck wheel translations typography \
+        mutation notebook prose code check
+
+# LANG is also the shell's locale (C.UTF-8, en_US.UTF-8, ...): only a LANG given on make's command
+# line (`make lab LANG=it`) names a course language, and the commands it runs keep the shell's locale.
+COURSE_LANG := $(if $(filter command line,$(origin LANG)),$(LANG))
+ifeq ($(origin LANG),command line)
+unexport LANG
+endif
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -24,9 +31,6 @@ setup: $(STAMP)            ## create .venv with the pinned dependencies
 
 book: $(STAMP)             ## build the reader's site, every language
 	$(PY) -m tools.book.build --jobs $(JOBS)
-
-student: $(STAMP)          ## student notebooks and student site, solutions removed
-	$(PY) -m tools.book.build --student
 
 editions: $(STAMP)         ## student notebooks + answer keys of every chapter and lab -> _build/publish/, _build/answer-keys/
 	$(PY) -m tools.editions.derive
@@ -40,24 +44,27 @@ slides: $(STAMP)           ## reveal.js decks of every chapter -> _build/slides/
 handouts: $(STAMP)         ## PDFs of the decks and exercise sheets (headless Chromium) -> _build/handouts/<lang>/
 	$(PY) -m tools.teaching.handouts
 
+handouts-test: $(STAMP)    ## the handouts' tests in every language (make test prints one language's; ~7 min a language)
+	BA_ALL_HANDOUTS=1 $(PY) -m pytest -n $(JOBS) -p no:cacheprovider -m "" tests/browser/test_handouts.py
+
 quizzes: $(STAMP)          ## the chapters' quizzes as Moodle XML, GIFT and QTI 1.2 -> _build/quizzes/<lang>/
 	$(PY) -m tools.teaching.quiz_export
 
-# `make lab LANG=it` opens the student notebooks of a language in JupyterLab (workspace/<lang>/).
-# LANG is also the locale variable of the shell: anything but a course language means English.
-LAB_LANG := $(if $(filter $(LANG),en it es pt fi),$(LANG),en)
+# `make lab LANG=it` opens the student notebooks of a language in JupyterLab (workspace/<lang>/);
+# without LANG=, English.
+LAB_LANG := $(or $(COURSE_LANG),en)
 LAB_STAMP := $(VENV)/.lab-installed
 $(LAB_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[lab]"
 	touch $@
 
 lab: $(LAB_STAMP)          ## JupyterLab on the student notebooks of a language: make lab LANG=it
-	env LANG=C.UTF-8 $(PY) -m tools.editions.lab --lang $(LAB_LANG)
+	$(PY) -m tools.editions.lab --lang $(LAB_LANG)
 
 # `make translations` lists the translated pages that are behind their English source (exit 0);
 # CHECK=1 exits 1 if any is; RECORD=1 records them as up to date, optionally only LANG=it and/or
 # PAGES="chapters/en/02-imbalance.md labs/it/03-trust-lab.md" (English or translated paths).
-TR_LANG := $(if $(filter $(LANG),it es pt fi),--lang $(LANG))
+TR_LANG := $(if $(filter $(COURSE_LANG),it es pt fi),--lang $(COURSE_LANG))
 translations: $(STAMP)     ## translated pages behind English: CHECK=1 fails on any; RECORD=1 [LANG=it] [PAGES=...] records
 	$(PY) -m tools.language.translations $(if $(CHECK),--check) $(if $(RECORD),--record $(PAGES)) $(TR_LANG)
 
@@ -84,7 +91,7 @@ bounds: $(STAMP)           ## try the dependency bounds (needs the package index
 wheel: $(STAMP)            ## the package's wheel -> dist/
 	$(PY) -m tools.editions.wheel
 
-publish: $(STAMP)          ## what the publish workflow uploads: both sites -> _build/pages/, notebooks -> _build/publish/, packs
+publish: $(STAMP)          ## what the publish workflow uploads: the site -> _build/pages/, notebooks -> _build/publish/, packs
 	$(PY) -m tools.editions.publish
 
 lint: $(STAMP)             ## ruff check and ruff format --check (settings in pyproject.toml; changes nothing)
@@ -118,14 +125,35 @@ test: lint                 ## lint, then every test; notebooks re-executed by nb
 	$(PY) -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder --nbval --nbval-current-env \
 	    --nbval-sanitize-with tests/nbval_sanitize.cfg tests chapters labs
 
-notebooks: $(STAMP)        ## re-execute every chapter/lab and re-sync its .ipynb
-	$(PY) -m tools.book.notebooks --jobs $(JOBS)
+# The edit loop (README, "Everyday tasks"): one command per edit. NB= names a notebook's source
+# (chapters/en/02-imbalance.md); ALL=1 means the same notebook in every language, LANGS="it es" in
+# these. Before executing, the English code cells are copied into the translations (code is written
+# once, in English). A path that is not a notebook source is refused.
+NB_LANGS := $(if $(ALL),--languages all,$(if $(LANGS),--languages "$(LANGS)"))
+
+notebooks: $(STAMP)        ## re-execute every chapter/lab and re-sync its .ipynb ([LANGS="it es"]: only these)
+	$(PY) -m tools.book.notebooks --jobs $(JOBS) $(NB_LANGS)
+
+notebook: $(STAMP)         ## re-execute one notebook: NB=chapters/en/02-imbalance.md [ALL=1 | LANGS="it es"]
+	$(if $(NB),,$(error make notebook needs NB=<a chapter or lab .md>; make notebooks runs them all))
+	$(PY) -m tools.book.notebooks --jobs $(JOBS) $(NB_LANGS) $(NB)
+
+prose: $(STAMP)            ## copy Markdown edits into the .ipynb, nothing executed: [NB=path [ALL=1 | LANGS=..]]
+	$(PY) -m tools.book.notebooks --prose-only $(NB_LANGS) $(NB)
+
+code: $(STAMP)             ## copy the English code cells into the translations' .md: [NB=chapters/en/x.md]
+	$(PY) -m tools.book.notebooks --code-only $(NB_LANGS) $(NB)
+
+check: $(STAMP)            ## the tests of one page, with nbval of its notebook: NB=path [ALL=1 | LANGS=..]
+	$(if $(NB),,$(error make check needs NB=<a page's .md>))
+	$(PY) -m tools.book.check $(NB_LANGS) $(NB)
 
 figures: $(STAMP)          ## regenerate every figure in every language
 	$(PY) -m tools.book.figures
 
 grade: $(STAMP)            ## grade submissions: make grade LAB=3 LANG=it SUBMISSIONS=folder-or.zip [OUT=path/] [ROSTER=class.csv]
-	$(PY) -m tools.teaching.grading --lab "$(LAB)" --lang "$(LANG)" --submissions "$(SUBMISSIONS)" \
+	$(if $(COURSE_LANG),,$(error make grade needs the submissions' language: LANG=en|it|es|pt|fi))
+	$(PY) -m tools.teaching.grading --lab "$(LAB)" --lang "$(COURSE_LANG)" --submissions "$(SUBMISSIONS)" \
 	    $(if $(OUT),--out "$(OUT)") $(if $(ROSTER),--roster "$(ROSTER)") --jobs $(JOBS)
 
 bench: $(STAMP)            ## build and execution timings (prints figures, asserts nothing)

@@ -6,7 +6,6 @@ import importlib.util
 from pathlib import Path
 
 import matplotlib.pyplot as plt
-import numpy as np
 
 from beyond_accuracy import plots, term
 from beyond_accuracy.metrics import reliability_table
@@ -30,24 +29,9 @@ def draw():
     with plots.course_style():
         fig, ax = plt.subplots(figsize=(5.2, 4.9), layout="constrained")
         ax.plot([0, 1], [0, 1], label=term("perfect_calibration"), **plots.BASELINE)
-        for style, (name, mask) in zip(plots.SERIES, groups.items()):
+        for i, (name, mask) in enumerate(groups.items()):
             t = reliability_table(y_test[mask], p[mask], n_bins=10)
-            err = np.clip(
-                np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]]),
-                0,
-                None,
-            )
-            ax.errorbar(
-                t["mean_predicted"],
-                t["fraction_positive"],
-                yerr=err,
-                color=style["color"],
-                linestyle=style["linestyle"],
-                marker=style["marker"],
-                markersize=5,
-                capsize=2.5,
-                label=name,
-            )
+            plots.plot_reliability_curve(t, ax, label=name, i=i, markersize=5)
         ax.set_xlim(-0.02, 1.02)
         ax.set_ylim(-0.02, 1.02)
         ax.set_aspect("equal")

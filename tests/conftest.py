@@ -4,6 +4,7 @@ from pathlib import Path
 
 import matplotlib
 import nbval_kernels
+import nbval_stored
 import pytest
 
 matplotlib.use("Agg")
@@ -28,51 +29,69 @@ def _shared_root(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
-SITES = {"site": ("reader", False), "student_site": ("student", True)}  # fixture: (folder, student?)
+SITES = {"site": "reader"}  # fixture: the folder of its build
 
 
 def _site_root(tmp_path_factory, name: str) -> Path:
     return _shared_root(tmp_path_factory) / f"built-{name}"
 
 
-def _build_once(tmp_path_factory, name: str, student: bool) -> Path:
+def _build_once(tmp_path_factory, name: str) -> Path:
     """Build the site once per test run: the background build started after collection (see
     pytest_collection_finish), or whichever worker asks first; the others wait and reuse it."""
     from site_build import build_locked
 
     root = _site_root(tmp_path_factory, name)
-    ok = build_locked(root, student, _shared_root(tmp_path_factory) / "editions")
+    ok = build_locked(root, _shared_root(tmp_path_factory) / "editions")
     log = root / "build.log"
     assert ok, f"the {name} build failed or warned" + (
         f":\n{log.read_text(encoding='utf-8')[-6000:]}"
         if log.exists()
         else "; see the log of the test that built it"
     )
-    return root / ("student-site" if student else "site")
+    return root / "site"
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The reader's site, every language, built once per test run (shared by all test modules)."""
-    return _build_once(tmp_path_factory, "reader", student=False)
+    return _build_once(tmp_path_factory, "reader")
 
 
-@pytest.fixture(scope="session")
-def student_site(tmp_path_factory) -> Path:
-    """The student site, every language, built once per test run."""
-    return _build_once(tmp_path_factory, "student", student=True)
-
-
-# Tests that build a site or execute notebooks are "slow": `make unit` (the workflow's fast job)
-# leaves them out; `make test` runs everything.
-SLOW_FIXTURES = {"site", "student_site", "wheel_python"}
+# Tests that build a site, execute notebooks or render every figure are "slow": `make unit` (the
+# workflow's fast job, at most a minute on two cores) leaves them out; `make test` runs everything.
+# Besides the tests that use these fixtures, a test marks itself with @pytest.mark.slow.
+# "editions" derives the student notebook and answer key of all 50 notebooks (shared with the site
+# builds in `make test`, so it costs nothing more there).
+SLOW_FIXTURES = {"site", "wheel_python", "rendered", "editions"}
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: builds a site or executes notebooks (not in `make unit`)")
+    config.addinivalue_line(
+        "markers",
+        "slow: builds a site, executes notebooks, renders every figure, derives every edition or fits many models (not in `make unit`)",
+    )
     config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
     if config.getoption("nbval", False) or config.getoption("nbval_lax", False):
         nbval_kernels.install()  # the languages of a notebook share a kernel (tests/nbval_kernels.py)
+    if config.getoption("nbval", False):
+        nbval_stored.install()  # the committed .ipynb is what a re-execution writes (tests/nbval_stored.py)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """After the last cell of a notebook, nbval_stored compares the notebook this run would write
+    with the committed one."""
+    if not nbval_stored.is_cell(item) or not item.config.getoption("nbval", False):
+        return (yield)
+    nbval_stored.started(item)
+    try:
+        result = yield
+    except BaseException:
+        nbval_stored.ran(item, passed=False)
+        raise
+    nbval_stored.ran(item, passed=True)
+    return result
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -156,6 +175,7 @@ def pytest_collection_finish(session):
 
     from site_build import LOCKED
 
+    nbval_stored.collected(session.items)  # after -k and -m have deselected what they deselect
     config = session.config
     if config.option.collectonly or not session.items:
         return
@@ -168,7 +188,7 @@ def pytest_collection_finish(session):
     with open(shared / ".site-builds.lock", "w") as spawn:
         fcntl.flock(spawn, fcntl.LOCK_EX)
         for fixture in sorted(wanted):
-            name, student = SITES[fixture]
+            name = SITES[fixture]
             root = _site_root(factory, name)
             if root.exists():
                 continue  # started by another worker
@@ -181,7 +201,7 @@ def pytest_collection_finish(session):
             cmd += ["--editions", str(shared / "editions")]
             with open(root / "build.log", "w", encoding="utf-8") as log:
                 proc = subprocess.Popen(
-                    cmd + ["--student"] * student, cwd=root_dir, env=env, stdout=log,
+                    cmd, cwd=root_dir, env=env, stdout=log,
                     stderr=subprocess.STDOUT, start_new_session=True,
                 )  # fmt: skip
             _background.append((name, proc))
@@ -200,6 +220,25 @@ def pytest_sessionfinish(session, exitstatus):
         if exitstatus == pytest.ExitCode.INTERRUPTED and proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
         proc.wait()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Translated pages behind their English page are on main with a notice in their language, as
+    the README promises: the run reports them here (translations.json, `make translations`), and no
+    test fails for it."""
+    if hasattr(config, "workerinput"):
+        return
+    from tools.language.translations import report_lines
+
+    late = report_lines()
+    if late:
+        terminalreporter.section("translations behind English", sep="-", yellow=True)
+        for line in late:
+            terminalreporter.write_line(line)
+        terminalreporter.write_line(
+            f"{len(late)} translated page(s) behind English: their pages show a notice. Once a page is "
+            "brought up to date: make translations RECORD=1 PAGES=<its .md>"
+        )
 
 
 def shared_once(tmp_path_factory, name: str, make) -> Path:
@@ -229,3 +268,33 @@ def wheel_python(tmp_path_factory) -> Path:
         tmp_path_factory, "wheel", lambda root: wheel_environment(root, build_wheel(root / "dist"))
     )
     return venv_python(root / "venv")
+
+
+# Handouts (tools/teaching/handouts.py) print every deck of a language in headless Chromium, about
+# 7 minutes a language on 2 cores: `make test` prints one language's (the reference language's),
+# and BA_ALL_HANDOUTS=1 prints every language's (`make handouts-test`).
+def handout_languages() -> list[str]:
+    from tools.project import languages, reference_language
+
+    return languages() if os.environ.get("BA_ALL_HANDOUTS") == "1" else [reference_language()]
+
+
+@pytest.fixture(scope="session")
+def printed_handouts(tmp_path_factory):
+    """``printed_handouts(lang)``: the folder where the language's handouts were printed once per run
+    by write_handouts: ``decks/`` the decks and sheets printed, ``pdf/`` the handouts. Skips a
+    language this run does not print (handout_languages) or a machine without Chromium."""
+    from tools.teaching.handouts import missing, write_handouts
+
+    def of(lang: str) -> Path:
+        if lang not in handout_languages():
+            pytest.skip(f"{lang}: handouts are printed with BA_ALL_HANDOUTS=1 (make handouts-test)")
+        if missing():
+            pytest.skip(missing())
+        return shared_once(
+            tmp_path_factory,
+            f"handouts-{lang}",
+            lambda root: write_handouts(lang, root / "pdf", decks=root / "decks"),
+        )
+
+    return of

@@ -5,7 +5,7 @@ the others wait on the lock and read the status. tests/conftest.py starts one su
 in the background as soon as the tests are collected (this file run as a script), so that the
 site is built while the workers execute notebooks, instead of a worker waiting for it.
 
-    python tests/site_build.py ROOT --editions DIR [--student] [--jobs N]   # ROOT/site or ROOT/student-site
+    python tests/site_build.py ROOT --editions DIR [--jobs N]   # ROOT/site
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ def once(root: Path, make) -> Path:
 
 def write_editions_once(folder: Path) -> Path:
     """Every student notebook and answer key (tools/editions/derive.py) in folder/publish and
-    folder/answer-keys, written once per run (the ``editions`` fixture and both site builds)."""
+    folder/answer-keys, written once per run (the ``editions`` fixture and the site's build)."""
     from tools.editions.derive import write_editions
 
     return once(folder, lambda root: write_editions(publish=root / "publish", keys=root / "answer-keys"))
 
 
-def build_locked(root: Path, student: bool, editions: Path, jobs: int = 2) -> bool:
+def build_locked(root: Path, editions: Path, jobs: int = 2) -> bool:
     """Build the site into root once (whoever holds the lock first), from the editions written
     once into ``editions``; True if that build succeeded."""
     from tools.book.build import build
@@ -50,7 +50,7 @@ def build_locked(root: Path, student: bool, editions: Path, jobs: int = 2) -> bo
         (root / LOCKED).touch()
         status = root / ".status"
         if not status.exists():
-            code = build(student=student, root=root, jobs=jobs, editions=write_editions_once(editions))
+            code = build(root=root, jobs=jobs, editions=write_editions_once(editions))
             status.write_text("ok" if code == 0 else "failed")
         return status.read_text() == "ok"
 
@@ -63,10 +63,9 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--editions", type=Path, required=True, help="the folder of the editions, written once"
     )
-    parser.add_argument("--student", action="store_true")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
-    return 0 if build_locked(args.root, args.student, args.editions, args.jobs) else 1
+    return 0 if build_locked(args.root, args.editions, args.jobs) else 1
 
 
 if __name__ == "__main__":

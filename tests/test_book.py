@@ -1,6 +1,6 @@
 """The whole site builds without a single Sphinx warning (-W -n --keep-going), in every language,
 with a working language switcher, localised search, launch and download buttons that open the
-published student notebooks, and a student edition without solutions."""
+published student notebooks, and the chapters' worked solutions (the labs are the student editions)."""
 
 from __future__ import annotations
 
@@ -177,12 +177,11 @@ BUTTONS = {
 }
 
 
-@pytest.mark.parametrize("which", ["reader", "student"])
-def test_every_button_opens_the_student_notebook(which, site, student_site, tmp_path):
-    """On both sites, the Colab, Binder and download buttons of every chapter and lab in every
-    language lead to the published student notebook (what the notebooks branch holds), at the path
-    they name, and that file is what tools/editions/derive.py derives from the chapter or lab."""
-    built = site if which == "reader" else student_site
+def test_every_button_opens_the_student_notebook(site, tmp_path):
+    """The Colab, Binder and download buttons of every chapter and lab in every language lead to
+    the published student notebook (what the notebooks branch holds), at the path they name, and
+    that file is what tools/editions/derive.py derives from the chapter or lab."""
+    built, which = site, "reader"
     publish = built.parent / "publish"
     repo = urlparse(repository_url()).path.strip("/")
     notebook_pages = 0
@@ -212,14 +211,14 @@ def test_every_button_opens_the_student_notebook(which, site, student_site, tmp_
     assert install_spec() in requirements.splitlines(), "Binder would not install the pinned release"
 
 
-def test_student_site_has_no_solutions(student_site, site):
+def test_chapters_keep_their_worked_solutions(site):
+    """Self-study: the chapters' exercises keep their {solution} blocks on the site (the labs'
+    pages are the student editions: tests/test_reader_site.py)."""
     for lang in languages():
-        reader_has = any(
-            'class="solution' in p.read_text(encoding="utf-8") for p in pages(site, lang, index=False)
-        )
-        assert reader_has, f"the reader's {lang} site shows no solution at all: nothing was tested"
-        for page in pages(student_site, lang, index=False):
-            assert 'class="solution' not in page.read_text(encoding="utf-8"), f"{page} still shows a solution"
+        assert any(
+            'class="solution' in p.read_text(encoding="utf-8")
+            for p in (site / lang / "chapters" / lang).glob("*.html")
+        ), f"the {lang} chapters show no worked solution"
 
 
 def test_student_notebooks_keep_checks_and_drop_solutions(editions):
@@ -234,3 +233,26 @@ def test_student_notebooks_keep_checks_and_drop_solutions(editions):
             assert source not in text
         assert "check." in text and "= ..." in text
         assert "{solution}" not in text
+
+
+@pytest.mark.parametrize("lang", languages())
+def test_pages_have_a_description_and_absolute_alternates(site, lang):
+    """Every book page has a meta description (its first paragraph, in its language) and links to
+    its other languages with absolute URLs under course.site_url (search engines ignore relative
+    hreflang links)."""
+    from tools.project import site_url
+
+    problems = []
+    for page in pages(site, lang):
+        soup = html_of(page)
+        if 'http-equiv="refresh"' in page.read_text(encoding="utf-8")[:2000].lower():
+            continue  # <lang>/index.html: a redirect to the language's landing page
+        meta = soup.find("meta", attrs={"name": "description"})
+        if meta is None or len(meta.get("content", "")) < 40:
+            problems.append(f"{page.name}: no meta description")
+        links = soup.find_all("link", rel="alternate", hreflang=True)
+        if len(links) != len(languages()) or not all(
+            link["href"].startswith(site_url() + f"/{link['hreflang']}/") for link in links
+        ):
+            problems.append(f"{page.name}: alternates {[link['href'] for link in links]}")
+    assert not problems, problems[:10]

@@ -121,6 +121,7 @@ def test_likelihood_ratios_reproduce_the_prevalence_explorers_ppv():
     assert post_odds / (1 + post_odds) == pytest.approx(PrevalenceExplorer.values(0.7, 0.8, 0.01)["ppv"])
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_a_scaler_fitted_on_all_the_biopsies_rarely_moves_test_recall_and_in_both_directions():
     """Ch. 1, last exercise: over 300 stratified 80/20 splits of the biopsies, a logistic regression
     behind a scaler fitted on all the data has the same test recall as the pipeline in 283 splits,
@@ -535,6 +536,7 @@ def test_ch2_model_at_one_half_is_closer_to_never_flagging_than_to_the_cheapest_
     assert never - at_half < at_half - cheapest
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_lab2_smote_moves_knn_along_the_trade_off_without_changing_its_f1():
     """Lab 2, step 8: with SMOTE inside the pipeline (after the scaler) the nearest-neighbour model's
     cross-validated F1 barely moves (0.300 against 0.295), but its recall rises from 0.175 to 0.575
@@ -762,6 +764,7 @@ def test_sigmoid_on_naive_bayes_probability_is_bounded():
     assert repaired[low].min() == pytest.approx(0.080, abs=0.0005)
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_platt_on_naive_bayes_log_odds_beats_the_sigmoid_on_probabilities():
     """Ch. 3 Experiment B: over 30 splits, Platt's map on naive Bayes' log-odds (Brier 0.0605)
     beats scikit-learn's sigmoid on p (0.0749) in 29 splits and is close to temperature (0.0593)."""
@@ -814,6 +817,7 @@ def test_temperature_changes_decisions_away_from_one_half():
     assert changed == [0, 323, 716, 488]
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_isotonic_needs_thousands_of_calibration_cases_at_four_percent_positives():
     """Ch. 3, small calibration sets: with 1,000 cases (41 positives) isotonic regression's test log
     loss is 0.156 against Platt's 0.111, with 2,500 (102 positives) 0.117 against 0.110; only with all
@@ -892,6 +896,7 @@ def test_experiment_a_platt_slope_stretches_back_the_coefficients_the_weights_sh
     assert abs((a - 1) * f.mean() + b + shift) > 0.3  # elsewhere the correction is not the shift
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_isotonic_is_level_with_platt_on_brier_from_2500_cases_and_its_log_loss_gap_is_clipped_zeros():
     """Ch. 3, small calibration sets: by the Brier score isotonic regression is 0.0291 against
     Platt's 0.0290 with 1,000 cases and level (0.0287) with 2,500; its log-loss gap at 125 cases is
@@ -1002,6 +1007,7 @@ def marriage_qwk(random_state):
     return scores
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_the_qwk_winner_on_the_marriage_ratings_is_noise():
     """Ch. 4: the ordinal model leads by 0.0024 with random_state=0, the multinomial one leads with
     random_state=1, and Frank and Hall's method beats both."""
@@ -1314,6 +1320,7 @@ def confident_learning(labels, proba):
     return flags
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 @pytest.mark.parametrize("seed", range(4))
 def test_confident_learning_wins_on_systematic_noise_and_the_ranking_on_uniform_noise(seed):
     """Ch. 5: at confident learning's own count of flags, its precision beats the top of the loss

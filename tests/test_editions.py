@@ -109,7 +109,7 @@ def test_figures_point_at_the_published_site():
     )
     url = f"{site_url()}/en/chapters/en/figures/twenty-scores.svg"
     assert out == f"![Twenty (patients)]({url})\n\n*The caption.*"
-    assert f"{site_url(student=True)}/en/chapters/en/figures/" in convert(
+    assert f"{site_url()}/en/chapters/en/figures/" in convert(
         "```{figure} figures/twenty-scores.svg\n```", STUDENT
     )
     with pytest.raises(ValueError, match="does not exist"):
@@ -121,10 +121,7 @@ def test_cross_references_link_to_the_site_pages():
     assert f"[lab]({site_url()}/it/labs/it/01-screening-lab.html)" in out
     assert f"({site_url()}/it/chapters/it/glossary.html)" in out and "[Glossario" in out
     student = convert("{doc}`../../labs/en/01-screening-lab`", STUDENT)
-    assert (
-        student.startswith("[Lab 1 — ")
-        and f"{site_url(student=True)}/en/labs/en/01-screening-lab.html" in student
-    )
+    assert student.startswith("[Lab 1 — ") and f"{site_url()}/en/labs/en/01-screening-lab.html" in student
 
 
 def test_citations_give_author_year_and_a_reference_line():
@@ -243,12 +240,12 @@ URL = re.compile(r"\]\((https?://[^)\s]+)\)")
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_figures_and_links_of_the_notebooks_exist_on_the_sites(lang, site, student_site, editions):
-    """Every figure and page a derived notebook links to is a file of the built site it names."""
+def test_figures_and_links_of_the_notebooks_exist_on_the_site(lang, site, editions):
+    """Every figure and page a derived notebook links to is a file of the built site."""
     checked = 0
     for root, edition in ((editions / "publish", STUDENT), (editions / "answer-keys", KEY)):
-        built = student_site if edition == STUDENT else site
-        base = site_url(student=edition == STUDENT) + "/"
+        built = site
+        base = site_url() + "/"
         for path in sorted(root.glob(f"*/{lang}/*.ipynb")):
             nb = nbformat.read(path, as_version=4)
             for cell in nb.cells:

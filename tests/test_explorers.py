@@ -640,7 +640,7 @@ def test_the_metric_lists_outrank_the_notebooks_own_rules_for_dl():
     dt {float: left; width: 20%}", specificity 0,1,1), which squeezed an explorer's metric labels
     letter by letter at 1000 px. The explorers' rules for their metric list must outrank them and
     undo the float and the width."""
-    css = re.search(r"const BA_CSS = `(.*?)`;", _js("core"), re.S).group(1)
+    css = re.search(r"const BA_CSS = (?:BA_PALETTE \+ )?`(.*?)`;", _js("core"), re.S).group(1)
     rules = {}
     for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
         for selector in selectors.split(","):

@@ -2,11 +2,23 @@
 comparison depends on what the figures show, not on floating-point noise below what is printed."""
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tools.book.figures import SCRIPTS, load, render, render_all, scripts, stable_svg, stale
+from tools.book.figures import (
+    PHONE_SUFFIX,
+    SCRIPTS,
+    SLIDE_DIR,
+    load,
+    phone_path,
+    render,
+    render_all,
+    scripts,
+    stable_svg,
+    stale,
+)
 from tools.project import ROOT, languages, reference_language
 
 
@@ -16,6 +28,14 @@ def rendered(tmp_path_factory):
     read the same files."""
     out = tmp_path_factory.mktemp("figures")
     return out, render_all(out=out, committed_scales=True)
+
+
+def kinds(written):
+    """The rendered files by kind: (figures, phone layouts, slide versions)."""
+    slides = [p for p in written if p.parent.name == SLIDE_DIR]
+    phones = [p for p in written if p.name.endswith(PHONE_SUFFIX)]
+    figures = [p for p in written if p not in slides and p not in phones]
+    return figures, phones, slides
 
 
 def assert_up_to_date(written):
@@ -41,22 +61,37 @@ def test_there_is_a_script_per_figure():
 
 def test_committed_figures_are_up_to_date(rendered):
     _, written = rendered
-    assert len(written) == 2 * len(scripts()) * len(languages())  # each figure and its slide version
+    figures, phones, slides = kinds(written)
+    # each figure, its slide version, and the phone layouts the figures need
+    assert len(figures) == len(slides) == len(scripts()) * len(languages())
+    assert {(p.parent.parent.name, p.name) for p in slides} == {(p.parent.name, p.name) for p in figures}
     assert_up_to_date(written)
+    # and no phone layout is committed that the scripts no longer draw
+    phones = {p.parent.name + "/" + p.name for p in phones}
+    committed = {
+        f"{lang}/{p.name}"
+        for lang in languages()
+        for p in (ROOT / "chapters" / lang / "figures").glob("*" + PHONE_SUFFIX)
+    }
+    assert committed == phones, committed ^ phones
 
 
 def test_no_orphan_figures():
     names = {p.name for lang in languages() for p in (ROOT / "chapters" / lang / "figures").glob("*")}
     produced = {f"{load(p).NAME}.svg" for p in scripts()}
+    produced |= {phone_path(Path(name)).name for name in produced}
     assert names <= produced, f"figures without a script: {sorted(names - produced)}"
+    slides = {p.name for lang in languages() for p in (ROOT / "chapters" / lang / SLIDE_DIR).glob("*")}
+    drawn = {f"{load(p).NAME}.svg" for p in scripts()}
+    assert slides <= drawn, f"slide versions without a script: {sorted(slides - drawn)}"
 
 
 def test_figures_are_localised(rendered):
     _, written = rendered
     by_name = {}
     for path in written:
-        by_name.setdefault(path.name, set()).add(path.read_bytes())
-    same = [name for name, versions in by_name.items() if len(versions) < len(languages())]
+        by_name.setdefault(path.name, []).append(path.read_bytes())
+    same = [name for name, versions in by_name.items() if len(set(versions)) < len(versions)]
     assert not same, f"figures identical in two languages (labels not localised?): {same}"
 
 
@@ -71,7 +106,8 @@ def test_svg_is_deterministic(rendered, tmp_path):
         for p in render_all(out=tmp_path, langs=[lang], committed_scales=True)
     }
     first = {p.relative_to(out): p.read_bytes() for p in written if p.relative_to(out) in second}
-    assert len(second) == 2 * len(scripts()) and first == second  # each figure and its slide version
+    figures, _, slides = kinds(second)
+    assert len(figures) == len(slides) == len(scripts()) and first == second
     assert all(b"<dc:date>" not in p.read_bytes() for p in written)
 
 
@@ -97,7 +133,7 @@ def _cut_points_figure(monkeypatch, tmp_path, change=None, retitle=None):
         monkeypatch.setattr(
             module, "term", lambda key: retitle if key == "cut_points" else original_term(key)
         )
-    return render(module, "en", tmp_path / "en" / f"{module.NAME}.svg")
+    return render(module, "en", tmp_path / "en" / f"{module.NAME}.svg")[0]
 
 
 @pytest.mark.parametrize("ulps", [1, 4])

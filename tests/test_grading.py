@@ -264,6 +264,43 @@ def test_a_report_the_grader_cannot_read_as_data_is_ignored(user_expressions):
     assert _report(Outcome("ok", user_expressions=user_expressions)) is None
 
 
+def test_a_report_whose_calls_or_names_are_not_mappings_is_judged_without_failing():
+    text = json.dumps(
+        {"calls": {"tau_star": "x"}, "answers": {}, "inputs_at_end": {}, "names": {"tau_star": [1, 2]}}
+    )
+    outcome = Outcome("ok", user_expressions={"report": {"status": "ok", "data": {"text/plain": repr(text)}}})
+    data = _report(outcome)
+    assert data["calls"] == {} and data["names"] == {}
+
+
+@pytest.mark.skipif(isolation() != "namespaces", reason="hiding folders needs mount namespaces")
+def test_a_submissions_kernel_sees_neither_the_answer_keys_nor_the_classmates_nor_the_checks(tmp_path):
+    import subprocess
+    import sys
+
+    from tools.teaching.grading.core import submission_sandbox
+
+    classmates = tmp_path / "submissions"
+    classmates.mkdir()
+    (classmates / "right.ipynb").write_bytes(_notebook_bytes("answer_tau_star = 0.19"))
+    code = (
+        "import os, sys, beyond_accuracy\n"
+        "print(sorted(os.listdir(sys.argv[1])), sorted(os.listdir(sys.argv[2])), "
+        "os.path.exists(sys.argv[3]), len([p for p in os.listdir('/proc') if p.isdigit()]) < 5)"
+    )
+    sandbox = submission_sandbox((classmates,))
+    checks = ROOT / "src" / "beyond_accuracy" / "checks" / "lab2.py"
+    key = next((ROOT / "labs" / "en").glob("02-*.md"))
+    found = subprocess.run(
+        [*sandbox.prefix(), sys.executable, "-c", code, str(key.parent.parent), str(classmates), str(checks)],
+        capture_output=True,
+        text=True,
+    )
+    assert found.returncode == 0, found.stderr[-500:]
+    # labs/ (the answer keys) and the classmates: empty; the checks' source gone; no other process
+    assert found.stdout.strip() == "[] [] False True"
+
+
 def test_a_report_is_read_as_data_only():
     text = json.dumps(
         {"calls": {"tau_star": [{"answer": 0.5}]}, "answers": {}, "inputs_at_end": {}, "names": {}}
@@ -559,6 +596,7 @@ def test_the_trial_class_is_built_from_the_student_notebook(tmp_path):
         "cheat_fake_check.ipynb",
         "cheat_reads_expected.ipynb",
         "cheat_print_json.ipynb",
+        "cheat_reads_key_and_classmates.ipynb",
     }
     with zipfile.ZipFile(io.BytesIO((dest / "submissions" / "handed_in.zip").read_bytes())) as z:
         assert z.namelist() == ["lab.ipynb"]

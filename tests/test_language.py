@@ -164,3 +164,26 @@ def test_glue_refuses_what_is_neither_text_nor_a_number_with_a_value_error(bad):
     _captured_glue_outputs()
     with pytest.raises(ValueError, match="fmt expects a real number"):
         glue("x", bad)
+
+
+def test_glue_stores_the_raw_value_with_three_decimals_more_than_it_writes():
+    """Re-executed elsewhere, a notebook stores the same raw values: the last bits that differ
+    between machines and solvers' paths are rounded away, not what is written nor an edge."""
+    outputs = _captured_glue_outputs()
+    glue("here", 2.320002036172305, digits=2)  # a fitted temperature, here and on another machine
+    glue("elsewhere", 2.320002007213774, digits=2)
+    glue("share", 0.123456789, digits=1, percent=True)  # a percentage: 12.3, stored to 12.3457
+    glue("count", 569)
+    glue("edge", 0.12345 + 1e-13, digits=4)  # noise could flip its last digit: kept whole, seen by the tests
+    glue("below", 0.12344996, digits=4)  # written 0.1234, but 0.1234500 would be written 0.1235
+    raw = {m["scrapbook"]["name"]: m["beyond_accuracy"]["raw"] for _, m in outputs}
+    assert raw == {
+        "here": 2.32,
+        "elsewhere": 2.32,
+        "share": 0.123457,
+        "count": 569.0,
+        "edge": 0.12345 + 1e-13,
+        "below": 0.12344996,
+    }
+    texts = [d["application/papermill.record/text/plain"] for d, _ in outputs]
+    assert texts == ["'2.32'", "'2.32'", "'12.3%'", "'569'", "'0.1235'", "'0.1234'"]

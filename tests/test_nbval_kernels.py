@@ -107,6 +107,7 @@ def _run(tmp_path: Path, fault: str = "") -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
+@pytest.mark.slow  # runs nbval on notebooks
 def test_the_second_language_runs_in_the_shared_kernel_as_in_a_fresh_one(tmp_path):
     run = _run(tmp_path)
     assert run.returncode == 0, run.stdout[-3000:]
@@ -114,6 +115,7 @@ def test_the_second_language_runs_in_the_shared_kernel_as_in_a_fresh_one(tmp_pat
     assert "10 passed" in run.stdout
 
 
+@pytest.mark.slow  # runs nbval on notebooks
 @pytest.mark.parametrize(
     ("fault", "cell"),
     [("%reset", "Cell 1"), ("chdir", "Cell 2"), ('close("all")', "Cell 3")],

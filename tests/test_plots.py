@@ -671,6 +671,28 @@ def test_reliability_counts_within_a_factor_50_keep_a_linear_scale():
     assert plots.plot_reliability_diagram(y, {"m": p}, n_bins=2).axes[1].get_yscale() == "linear"
 
 
+def test_a_reliability_curve_draws_one_model_with_its_intervals_on_a_given_axes():
+    from beyond_accuracy.metrics import reliability_table
+
+    _, ax = plt.subplots()
+    table = reliability_table(Y4, S4, n_bins=2)
+    assert plots.plot_reliability_curve(table, ax, label="m", i=1, markersize=5) is ax
+    (container,) = ax.containers
+    line = container.lines[0]
+    assert (line.get_color(), line.get_linestyle(), line.get_marker(), line.get_markersize()) == (
+        "#D55E00",
+        "--",
+        "s",
+        5,
+    )
+    assert list(line.get_xdata()) == list(table["mean_predicted"]) and container.get_label() == "m"
+    (bars,) = container.lines[2]
+    ends = [segment[:, 1] for segment in bars.get_segments()]
+    assert [list(e) for e in ends] == [[lo, hi] for lo, hi in zip(table["ci_lower"], table["ci_upper"])]
+    with pytest.raises(ValueError, match=r"lacks the columns \['ci_lower', 'ci_upper'\]"):
+        plots.plot_reliability_curve(table.drop(columns=["ci_lower", "ci_upper"]), ax)
+
+
 def test_reliability_diagram_asks_for_a_dict_of_models():
     with pytest.raises(ValueError, match=r"^probs must be a non-empty dict \{model name: probabilities\}$"):
         plots.plot_reliability_diagram(Y4, {})
@@ -1103,6 +1125,7 @@ def test_course_style_restores_its_settings_but_keeps_interactive_mode_as_the_bl
     mpl.interactive(False)
 
 
+@pytest.mark.slow  # starts a kernel and executes a notebook
 def test_in_a_new_kernel_a_figure_after_the_first_course_figure_still_shows():
     """The student's case: in a new Jupyter kernel the first figure is drawn in the course style;
     a figure made in a later cell, and the first cell run again, must still appear."""

@@ -12,10 +12,18 @@ import pytest
 
 from beyond_accuracy import term
 from tools.editions.derive import raw_myst
+from tools.language.translations import status
 from tools.project import ROOT, languages
 from tools.teaching.slides import MARKER, REVEAL_FILES, chapters, deck_html, slides_of
 
 STEMS = sorted(p.stem for p in chapters("en"))
+# Chapters whose translation is recorded as behind its English page (translations.json): on main
+# with a notice; their deck follows the translated page, which may lack what English has gained.
+BEHIND = {s.path for s in status() if s.state == "behind"}
+
+
+def behind(lang: str, stem: str) -> bool:
+    return f"chapters/{lang}/{stem}.md" in BEHIND
 
 
 def deck_text(deck: str) -> str:
@@ -26,8 +34,11 @@ def deck_text(deck: str) -> str:
 
 @pytest.mark.parametrize("stem", STEMS)
 def test_every_language_has_the_same_slides(stem):
+    """The same slides in every language, but in a translation recorded as behind its English page."""
     kinds = {
-        lang: [s.kind for s in slides_of(ROOT / "chapters" / lang / f"{stem}.ipynb")] for lang in languages()
+        lang: [s.kind for s in slides_of(ROOT / "chapters" / lang / f"{stem}.ipynb")]
+        for lang in languages()
+        if not behind(lang, stem)
     }
     reference = kinds["en"]
     assert Counter(reference)["predict"] >= 1 and "figure" in reference and "quiz" in reference
@@ -41,6 +52,8 @@ def test_every_language_has_the_same_slides(stem):
 @pytest.mark.parametrize("lang", languages())
 def test_the_slide_markers_are_the_same_in_every_language(lang):
     for stem in STEMS:
+        if behind(lang, stem):
+            continue
         text = (ROOT / "chapters" / lang / f"{stem}.md").read_text(encoding="utf-8")
         english = (ROOT / "chapters" / "en" / f"{stem}.md").read_text(encoding="utf-8")
         assert text.count(f"\n{MARKER}\n") == english.count(f"\n{MARKER}\n") > 0

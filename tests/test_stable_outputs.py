@@ -6,16 +6,15 @@ differ in its last bits between CPUs, BLAS kernels and thread counts; its printe
 if the value lies within that noise (~1e-15 relative) of a rounding boundary. This test reads
 the raw value stored with every glued number and requires a margin of 1e-9 relative to the
 boundary, or an exact decimal tie (the float nearest to ...5, which a ratio of counts gives
-deterministically and model noise practically never does)."""
-
-import math
+deterministically and model noise practically never does). glue stores the raw value rounded to a
+few decimals more than it writes, but keeps a value that is on an edge whole, so that it is seen here
+(beyond_accuracy.language._on_rounding_edge)."""
 
 import nbformat
 import pytest
 
+from beyond_accuracy.language import _on_rounding_edge
 from tools.project import ROOT, notebook_sources
-
-MARGIN = 1e-9
 
 
 def _glued_floats(path):
@@ -28,12 +27,7 @@ def _glued_floats(path):
 
 
 def _fragile(meta) -> bool:
-    x = meta["raw"] * (100 if meta["percent"] else 1)
-    digits = meta["digits"]
-    scaled = abs(x) * 10**digits
-    margin = abs(scaled - math.floor(scaled) - 0.5) / 10**digits
-    exact_tie = abs(x) == abs(float(f"{x:.{digits + 1}f}")) and f"{x:.{digits + 1}f}".endswith("5")
-    return margin < MARGIN * max(1.0, abs(x)) and not exact_tie
+    return _on_rounding_edge(meta["raw"], meta["digits"], meta["percent"])
 
 
 @pytest.mark.parametrize("path", notebook_sources(), ids=lambda p: str(p.relative_to(ROOT)))

@@ -80,3 +80,38 @@ def test_every_equivalent_mutant_has_its_line_and_a_reason():
     for row in rows:
         assert row["mutant"].startswith("beyond_accuracy.") and "__mutmut_" in row["mutant"], row
         assert row["mutated_line"].strip() and len(row["reason"].split()) >= 3, row
+
+
+def test_the_block_structure_is_myst_parsers():
+    """tools/myst.py: fences, colon fences, targets, comments, math and headings where myst-parser
+    finds them; a `## comment` in a code cell or a `# line` in a colon fence is no heading of the page; walk
+    also reads a directive's content, after its options."""
+    from tools import myst
+
+    text = (
+        "# Title\n\n(sec-a)=\n## Section A ##\n\n% a comment\n"
+        ":::{admonition} Careful\n:class: warning\n# not a title\n:::\n\n"
+        "```{code-cell} ipython3\n## not a heading\n```\n\n"
+        "$$\nx = 1\n$$\n\n"
+        "````{exercise} Q\n:label: ex-a\n\n(inner)=\n### Inside\n````\n"
+    )
+    kinds = [(b.kind, b.name, b.start, b.end) for b in myst.blocks(text)]
+    assert kinds == [
+        ("heading", "", 0, 1),
+        ("myst_target", "", 2, 3),
+        ("heading", "", 3, 4),
+        ("myst_line_comment", "", 5, 6),
+        ("colon_fence", "admonition", 6, 10),
+        ("fence", "code-cell", 11, 14),
+        ("math_block", "", 15, 18),
+        ("fence", "exercise", 19, 25),
+    ]
+    assert [(h.level, h.text) for h in myst.headings(text)] == [(1, "Title"), (2, "Section A")]
+    assert myst.blocks(text)[-1].arg == "Q" and myst.blocks(text)[1].text == "sec-a"
+    nested = [(b.kind, b.text, b.start) for b in myst.walk(text) if b.kind in ("myst_target", "heading")]
+    assert nested[-2:] == [("myst_target", "inner", 22), ("heading", "Inside", 23)]
+    assert (
+        "heading",
+        "not a title",
+        8,
+    ) in nested  # an admonition's content is MyST, but not the page's title

@@ -51,16 +51,34 @@ def test_the_readme_names_two_commands():
 
 
 def test_ci_calls_the_readme_test_command():
-    assert "make test" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "make test" in ci_run()
+
+
+def ci_run() -> str:
+    return (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
 def test_the_site_workflow_runs_the_readme_commands():
     jobs = load("site.yml")["jobs"]
     test_job = runs(jobs["test"])
     for command in readme_commands():
-        assert command in test_job, f"the build job does not run the README's `{command}`"
+        assert command in test_job or (command == "make test" and "bash .ci/run" in test_job), (
+            f"the build job does not run the README's `{command}`"
+        )
     assert "make unit" in runs(jobs["unit"]), "no fast unit-test job"
     assert jobs["test"]["needs"] == "unit"
+
+
+def test_the_site_workflow_runs_the_browser_tests_as_ci_does():
+    """The workflow's test job runs .ci/run, which makes sure Chromium and chromedriver are there
+    and requires the browser tests (BA_REQUIRE_BROWSER=1) before `make test`: without it they may
+    skip silently on a runner without a browser."""
+    assert "bash .ci/run" in runs(load("site.yml")["jobs"]["test"])
+    script = ci_run()
+    assert "chromium chromium-driver" in script and "command -v chromedriver" in script
+    assert script.index("export BA_REQUIRE_BROWSER=1") < script.index("\nmake test")
+    browser_conftest = (ROOT / "tests" / "browser" / "conftest.py").read_text(encoding="utf-8")
+    assert 'os.environ.get("BA_REQUIRE_BROWSER") == "1"' in browser_conftest
 
 
 def test_every_make_call_of_a_workflow_is_a_makefile_target():

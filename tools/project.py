@@ -67,10 +67,9 @@ def install_spec() -> str:
     return f"beyond-accuracy @ git+{repository_url()}@{release_tag()}"
 
 
-def site_url(student: bool = False) -> str:
-    """The published reader's site (``course.site_url``), or the student site under it."""
-    url = str(config()["course"]["site_url"]).rstrip("/")
-    return f"{url}/student" if student else url
+def site_url() -> str:
+    """The published site (``course.site_url``), which every notebook's links and figures name."""
+    return str(config()["course"]["site_url"]).rstrip("/")
 
 
 def notebooks_branch() -> str:

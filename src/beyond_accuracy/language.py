@@ -127,14 +127,48 @@ def quotes(lang: str | None = None) -> str:
 # The MIME prefix myst-nb gives hidden glued outputs (``myst_nb.glue(..., display=False)``).
 _GLUE_PREFIX = "application/papermill.record/"
 
+# A glued number's raw value is stored with this many decimals more than it is printed with: enough
+# for the tests to compare the languages and to write the number again, few enough that the last
+# bits that differ between machines, BLAS kernels and solvers' paths (measured: 1e-16 to 1e-8
+# relative) do not change the stored notebook when it is executed again elsewhere.
+RAW_EXTRA_DIGITS = 3
+# How close to a rounding boundary a printed number may lie before floating-point noise could flip
+# its last digit (relative): see tests/test_stable_outputs.py.
+EDGE_MARGIN = 1e-9
+
+
+def _on_rounding_edge(x: float, digits: int, percent: bool) -> bool:
+    """True if ``x`` written with ``digits`` decimals (as a percentage if ``percent``) lies so close
+    to a rounding boundary that noise in its last bits could change the written digits; an exact
+    decimal tie (the float nearest to ...5, which a ratio of counts gives and model noise
+    practically never does) is not on an edge."""
+    x = x * (100 if percent else 1)
+    scaled = abs(x) * 10**digits
+    margin = abs(scaled - math.floor(scaled) - 0.5) / 10**digits
+    exact_tie = abs(x) == abs(float(f"{x:.{digits + 1}f}")) and f"{x:.{digits + 1}f}".endswith("5")
+    return margin < EDGE_MARGIN * max(1.0, abs(x)) and not exact_tie
+
+
+def _stored_raw(x: float, digits: int, percent: bool) -> float:
+    """The raw value glue stores: ``x`` rounded to RAW_EXTRA_DIGITS decimals more than written,
+    unless ``x`` is on a rounding edge (kept whole, so that the tests see it) or the rounded value
+    would be written otherwise than ``x``."""
+    rounded = round(x, digits + (2 if percent else 0) + RAW_EXTRA_DIGITS)
+    if _on_rounding_edge(x, digits, percent) or fmt(rounded, digits, percent, "en") != fmt(
+        x, digits, percent, "en"
+    ):
+        return x
+    return rounded
+
 
 def glue(name: str, value, digits: int = 3, percent: bool = False) -> None:
     """Store ``value`` under ``name`` for the prose (``{glue:text}`name```), formatted with
     :func:`fmt` for the active language; strings are stored as they are.
 
     Writes the same hidden output as ``myst_nb.glue(name, text, display=False)`` without needing
-    myst-nb (so notebooks also run in Colab), and records the raw number in the output's metadata
-    so tests can check that every language glued the same value. Shows nothing in the notebook.
+    myst-nb (so notebooks also run in Colab), and records the raw number in the output's metadata,
+    rounded to three decimals more than written (RAW_EXTRA_DIGITS), so tests can check that every
+    language glued the same value. Shows nothing in the notebook.
     """
     from IPython.display import display
 
@@ -146,8 +180,8 @@ def glue(name: str, value, digits: int = 3, percent: bool = False) -> None:
     else:
         if isinstance(value, numbers.Integral) and not isinstance(value, bool) and not percent:
             digits = 0
-        raw = float(value) if isinstance(value, numbers.Real) else value
         text = fmt(value, digits=digits, percent=percent)
+        raw = _stored_raw(float(value), digits, percent)
     metadata = {
         "scrapbook": {"name": name, "mime_prefix": _GLUE_PREFIX},
         "beyond_accuracy": {"raw": raw, "digits": digits, "percent": percent, "lang": get_language()},

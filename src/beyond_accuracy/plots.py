@@ -197,6 +197,35 @@ def _curves(y_true, scores, pos_label):
     return y, out
 
 
+def _model_curves(ax, curves, drawstyle):
+    """One line per model, ``curves`` giving (x, y, legend label) each, in the series' styles."""
+    for i, (x, y, label) in enumerate(curves):
+        style = series_style(i)
+        ax.plot(
+            x,
+            y,
+            drawstyle=drawstyle,
+            label=label,
+            color=style["color"],
+            linestyle=style["linestyle"],
+            marker=style["marker"],
+            markersize=3.5,
+        )
+
+
+def _unit_square(ax, xlabel, ylabel, top, legend_loc):
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_xlim(-0.02, 1.02)
+    ax.set_ylim(-0.02, top)
+    ax.set_aspect("equal")
+    ax.legend(loc=legend_loc, fontsize=8)
+
+
+# The curves are computed with scikit-learn's roc_curve and precision_recall_curve. Its
+# RocCurveDisplay and PrecisionRecallDisplay would draw them too, but with English axis labels and a
+# two-digit "AUC = 0.74" legend, their own limits and legend: all of which the course replaces with
+# the reader's language and its own styles, so the lines are drawn here.
 def plot_roc(y_true, scores, pos_label=1, ax=None):
     """ROC curves of one or more models (``scores`` is ``{name: scores}``) with the diagonal of
     random guessing; the legend gives each model's AUC in the active language."""
@@ -205,26 +234,12 @@ def plot_roc(y_true, scores, pos_label=1, ax=None):
         if ax is None:
             _, ax = plt.subplots(figsize=(4.2, 4.0))
         ax.plot([0, 1], [0, 1], label=term("random_guess"), **BASELINE)
-        for i, (name, s) in enumerate(scores.items()):
-            style = series_style(i)
+        curves = []
+        for name, s in scores.items():
             fpr, tpr, _ = roc_curve(y, s, pos_label=pos_label)
-            auc = roc_auc_score(y == pos_label, s)
-            ax.plot(
-                fpr,
-                tpr,
-                drawstyle="default",
-                label=f"{name} (AUC {fmt(auc)})",
-                color=style["color"],
-                linestyle=style["linestyle"],
-                marker=style["marker"],
-                markersize=3.5,
-            )
-        ax.set_xlabel(term("fpr_axis"))
-        ax.set_ylabel(term("tpr_axis"))
-        ax.set_xlim(-0.02, 1.02)
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_aspect("equal")
-        ax.legend(loc="lower right", fontsize=8)
+            curves.append((fpr, tpr, f"{name} (AUC {fmt(roc_auc_score(y == pos_label, s))})"))
+        _model_curves(ax, curves, "default")
+        _unit_square(ax, term("fpr_axis"), term("tpr_axis"), 1.02, "lower right")
     return localise_axes(ax)
 
 
@@ -242,26 +257,13 @@ def plot_pr(y_true, scores, pos_label=1, ax=None):
             label=f"{term('prevalence_line')} ({fmt(prevalence)})",
             **BASELINE,
         )
-        for i, (name, s) in enumerate(scores.items()):
-            style = series_style(i)
+        curves = []
+        for name, s in scores.items():
             precision, recall, _ = precision_recall_curve(y, s, pos_label=pos_label)
             ap = average_precision_score(y == pos_label, s)
-            ax.plot(
-                recall,
-                precision,
-                drawstyle="steps-post",
-                label=f"{name} (AP {fmt(ap)})",
-                color=style["color"],
-                linestyle=style["linestyle"],
-                marker=style["marker"],
-                markersize=3.5,
-            )
-        ax.set_xlabel(term("recall_axis"))
-        ax.set_ylabel(term("precision_axis"))
-        ax.set_xlim(-0.02, 1.02)
-        ax.set_ylim(-0.02, 1.05)
-        ax.set_aspect("equal")
-        ax.legend(loc="lower left", fontsize=8)
+            curves.append((recall, precision, f"{name} (AP {fmt(ap)})"))
+        _model_curves(ax, curves, "steps-post")
+        _unit_square(ax, term("recall_axis"), term("precision_axis"), 1.05, "lower left")
     return localise_axes(ax)
 
 
@@ -336,12 +338,14 @@ def plot_scores(y_true, y_score, thresholds=(0.5,), pos_label=1, pos_name=None, 
             label=neg_name,
             zorder=3,
         )
+        # Neighbouring thresholds' labels on two rows, so that they do not run into each other
+        # where the figure is narrow (a phone's column).
         for i, t in enumerate(thresholds):
             style = series_style(i + 1)
             ax.axvline(t, color="0.25", linestyle=style["linestyle"], linewidth=1.2)
-            ax.text(t, 1.45, f"{term('threshold')} {fmt(t, 2)}", ha="center", fontsize=8)
+            ax.text(t, 1.45 + 0.3 * (i % 2), f"{term('threshold')} {fmt(t, 2)}", ha="center", fontsize=8)
         ax.set_yticks([0, 1], [neg_name, pos_name])
-        ax.set_ylim(-0.6, 1.7)
+        ax.set_ylim(-0.6, 1.7 + (0.3 if len(thresholds) > 1 else 0))
         ax.set_xlim(-0.02, 1.02)
         ax.set_xlabel(term("score"))
         ax.grid(axis="y", visible=False)
@@ -485,6 +489,35 @@ def _line(i):
     return {"color": s["color"], "linestyle": s["linestyle"]}
 
 
+RELIABILITY_COLUMNS = ("mean_predicted", "fraction_positive", "ci_lower", "ci_upper")
+
+
+def plot_reliability_curve(table, ax, label=None, i=0, markersize=4.5):
+    """One reliability curve on ``ax``, from a :func:`beyond_accuracy.metrics.reliability_table`:
+    the observed share of positives against the mean predicted probability of each bin, with its
+    95% Wilson interval as error bars, in the ``i``-th series style. Returns ``ax``."""
+    missing = [c for c in RELIABILITY_COLUMNS if c not in getattr(table, "columns", [])]
+    if missing:
+        raise ValueError(f"table lacks the columns {missing}; build it with metrics.reliability_table")
+    style = series_style(i)
+    share = table["fraction_positive"]
+    # clipped at 0: when a share is 0 or 1, rounding can put the Wilson bound a hair inside it
+    err = np.clip(np.vstack([share - table["ci_lower"], table["ci_upper"] - share]), 0, None)
+    with course_style():
+        ax.errorbar(
+            table["mean_predicted"],
+            share,
+            yerr=err,
+            label=label,
+            color=style["color"],
+            linestyle=style["linestyle"],
+            marker=style["marker"],
+            markersize=markersize,
+            capsize=2.5,
+        )
+    return ax
+
+
 def plot_reliability_diagram(y_true, probs, n_bins=10, strategy="uniform", show_counts=True):
     """Reliability diagrams of one or more models (``probs`` is ``{name: positive-class
     probabilities}``): observed share of positives against mean predicted probability per bin,
@@ -508,23 +541,7 @@ def plot_reliability_diagram(y_true, probs, n_bins=10, strategy="uniform", show_
         width = 0.8 / max(len(tables), 1)
         for i, (name, t) in enumerate(tables.items()):
             style = series_style(i)
-            # clipped at 0: when a share is 0 or 1, rounding can put the Wilson bound a hair inside it
-            err = np.clip(
-                np.vstack([t["fraction_positive"] - t["ci_lower"], t["ci_upper"] - t["fraction_positive"]]),
-                0,
-                None,
-            )
-            ax.errorbar(
-                t["mean_predicted"],
-                t["fraction_positive"],
-                yerr=err,
-                label=name,
-                color=style["color"],
-                linestyle=style["linestyle"],
-                marker=style["marker"],
-                markersize=4.5,
-                capsize=2.5,
-            )
+            plot_reliability_curve(t, ax, label=name, i=i)
             if show_counts:
                 centres = (t["bin_lower"] + t["bin_upper"]) / 2
                 widths = (t["bin_upper"] - t["bin_lower"]) * width

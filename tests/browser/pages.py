@@ -185,3 +185,130 @@ def page_weight(browser, url: str) -> tuple[int, list[dict]]:
 
     page = weigh(browser, url, width=browser.get_window_size()["width"])
     return page["bytes"], [{"name": r["url"], "size": r["size"]} for r in page["resources"]]
+
+
+# --- colour: the contrast of the widgets' text and marks ------------------------------------------
+
+_CONTRAST = r"""
+// WCAG 2.x contrast of what the page's explorers and quizzes show: every text node (its colour over
+// the background it is painted on: the ancestors' background colours composited down to the first
+// opaque one, the canvas white under all; the ancestors' opacity applied to the text), and the
+// marks that carry meaning in their plots (lines, points, reference lines, axes, the legends' keys).
+const parse = (c) => {
+  const m = c && c.match(/rgba?\(([^)]+)\)/);
+  if (!m) return null;
+  const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number);
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+};
+const over = (top, under) => {  // top (with alpha) over an opaque colour
+  const a = top[3];
+  return [0, 1, 2].map((i) => top[i] * a + under[i] * (1 - a)).concat(1);
+};
+const lum = (c) => {
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+};
+const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+function background(el) {
+  const layers = [];
+  let opacity = 1;
+  for (let e = el; e && e.nodeType === 1; e = e.parentElement) {
+    const s = getComputedStyle(e);
+    opacity *= Number(s.opacity);
+    const bg = parse(s.backgroundColor);
+    if (bg && bg[3] > 0) { layers.push(bg); if (bg[3] >= 1) break; }
+  }
+  let colour = [255, 255, 255, 1];
+  for (const layer of layers.reverse()) colour = over(layer, colour);
+  return { colour, opacity };
+}
+const shown = (el) => {
+  if (!el.getClientRects().length) return false;
+  const s = getComputedStyle(el);
+  return s.visibility !== 'hidden' && s.display !== 'none' && !el.closest('[hidden], .ba-fallback');
+};
+const where = (el) => {
+  const host = el.closest('.ba-widget');
+  return (host ? host.dataset.module : '?') + ' ' + el.tagName.toLowerCase() +
+    (el.getAttribute('class') ? '.' + el.getAttribute('class').trim().split(/\s+/).join('.') : '');
+};
+const text = [], marks = [];
+for (const root of document.querySelectorAll('.ba-explorer, .ba-quiz')) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || !shown(el)) continue;
+    const s = getComputedStyle(el);
+    const svg = el instanceof SVGElement;
+    const fg = parse(svg ? s.fill : s.color);
+    if (!fg) continue;
+    const { colour, opacity } = background(el);
+    const shownFg = over([fg[0], fg[1], fg[2], fg[3] * opacity], colour);
+    const size = parseFloat(s.fontSize), bold = Number(s.fontWeight) >= 700;
+    const key = el.getAttribute('aria-hidden') === 'true' && /^[●—\-\s]+$/.test(node.textContent);
+    const need = key ? 3 : (size >= 24 || (bold && size >= 18.66) ? 3 : 4.5);
+    (key ? marks : text).push({ where: where(el), text: node.textContent.trim().slice(0, 30),
+      ratio: Math.round(ratio(shownFg, colour) * 100) / 100, need, size });
+  }
+  for (const el of root.querySelectorAll('svg .ba-line, svg .ba-point, svg .ba-ref, svg .ba-axis')) {
+    if (!shown(el)) continue;
+    const s = getComputedStyle(el);
+    const paint = parse(el.classList.contains('ba-point') ? s.fill : s.stroke);
+    if (!paint) continue;
+    const { colour } = background(el.ownerSVGElement.parentElement);
+    const alpha = paint[3] * Number(s.strokeOpacity || 1);
+    marks.push({ where: where(el), text: '', need: 3,
+      ratio: Math.round(ratio(over([paint[0], paint[1], paint[2], alpha], colour), colour) * 100) / 100 });
+  }
+}
+return { text, marks };
+"""
+
+
+def widget_contrast(browser, timeout: float = 20.0) -> dict:
+    """{"text": [...], "marks": [...]}: every text node of the page's explorers and quizzes and
+    every mark of their plots that carries meaning, each with its contrast ``ratio`` against the
+    background it is painted on and the ratio WCAG AA asks of it (``need``: 4.5 for text, 3 for
+    large text and for graphical objects), once the widgets have rendered."""
+    wait_for(browser, _WIDGETS_SETTLED, timeout=timeout)
+    return browser.execute_script(_CONTRAST)
+
+
+def low_contrast(measured: dict) -> list[dict]:
+    """The entries of widget_contrast() under the ratio they need."""
+    return [e for kind in ("text", "marks") for e in measured[kind] if e["ratio"] < e["need"]]
+
+
+def set_colour_mode(browser, mode: str | None) -> None:
+    """The system's colour scheme as the browser reports it (prefers-color-scheme: "light" or
+    "dark"; None: the browser's own): pydata-sphinx-theme's default mode, auto, follows it and sets
+    html[data-theme], as on a phone or laptop in dark mode. Applies to the pages loaded next."""
+    features = [{"name": "prefers-color-scheme", "value": mode or ""}]
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": features})
+
+
+_CHOOSE = """
+const i = arguments[0];
+let chosen = 0;
+for (const f of document.querySelectorAll('.ba-quiz fieldset[data-question]')) {
+  const radio = f.querySelectorAll('input[type=radio]')[i];
+  if (!radio) continue;
+  radio.checked = true;
+  radio.dispatchEvent(new Event('change', {bubbles: true}));
+  chosen += 1;
+}
+return chosen;
+"""
+
+
+def widget_contrast_in_every_state(browser) -> dict:
+    """widget_contrast() before the reader answers the quizzes, then with the i-th option of every
+    question chosen, for every i (so that every question's right and wrong feedback is shown):
+    the entries of all these states together."""
+    out = widget_contrast(browser)
+    i = 0
+    while browser.execute_script(_CHOOSE, i):
+        more = widget_contrast(browser)
+        out["text"] += [e for e in more["text"] if "feedback" in e["where"] or "mark" in e["where"]]
+        i += 1
+    return out

@@ -95,17 +95,25 @@ def test_no_formula_wider_than_its_phone_column_without_a_cue(phone_formulas, la
     assert not mine, "\n".join(mine)
 
 
-@pytest.mark.xfail(
-    reason="the chapters' and labs' formulas are to be rewritten to fit a phone (one formula a line, "
-    "aligned blocks): python -m tools.book.formula_widths lists those still too wide",
-    strict=True,
-)
+# The display formulas that may scroll on a phone, as (page, n-th display formula of the page):
+# none. Every display formula of the chapters and labs is written to fit the 358 px column in every
+# language (one formula a line, aligned chains, long sums split into steps); a new one that does not
+# fit belongs on several lines, not in this list. An entry needs a reason that no layout can fix
+# (a wide matrix, say), written beside it.
+MAY_SCROLL_ON_A_PHONE: dict[tuple[str, int], str] = {}
+
+
 def test_no_display_formula_is_wider_than_a_phone_s_column(phone_formulas):
     found, _ = phone_formulas
-    wide = [
-        str(f) for lang in found for mode, f in found[lang] if mode == "light" and f.too_wide and f.display
-    ]
-    assert not wide, f"{len(wide)} formulas wider than the column at {PHONE} px:\n" + "\n".join(wide)
+    displays = [f for lang in found for mode, f in found[lang] if mode == "light" and f.display]
+    assert len(displays) > 40, f"only {len(displays)} display formulas measured"
+    wide = [str(f) for f in displays if f.too_wide and (f.page, f.index) not in MAY_SCROLL_ON_A_PHONE]
+    assert not wide, (
+        f"{len(wide)} display formulas wider than the column at {PHONE} px (write them on several lines: "
+        "one formula a line, `aligned` blocks):\n" + "\n".join(wide)
+    )
+    scrolling = {(f.page, f.index) for f in displays if f.too_wide}
+    assert not set(MAY_SCROLL_ON_A_PHONE) - scrolling, "allowed to scroll, but fits: take it off the list"
 
 
 @pytest.mark.parametrize("lang", languages())

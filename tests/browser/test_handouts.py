@@ -5,6 +5,9 @@ holds the sheet's text.
 The text is compared word by word (the words of three letters or more, formulas and speaker notes
 left out: the PDF draws formulas in the math font's own characters, and the notes are not printed),
 so a page that lost a line, a slide printed on the wrong page or a blank page fails.
+
+Printing takes about 7 minutes a language: `make test` checks the reference language's handouts
+(the others are skipped, saying so); `make handouts-test` (BA_ALL_HANDOUTS=1) checks every language.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import pytest
 from tools.project import languages
 
 pypdf = pytest.importorskip("pypdf")
+
+pytestmark = pytest.mark.slow  # printing: minutes, not for `make unit`
 
 _SECTION = re.compile(r"<section\b[^>]*>(.*?)</section>", re.S)
 _WORD = re.compile(r"[^\W\d_]{3,}")
@@ -40,25 +45,21 @@ def deck_sections(deck: str) -> list[str]:
     return [visible_text(s) for s in _SECTION.findall(body)]
 
 
-@pytest.fixture(scope="module")
-def handouts(tmp_path_factory):
-    from tools.teaching.handouts import write_handouts
-
-    made = {}
+@pytest.fixture
+def handouts(printed_handouts):
+    """(folder, PDFs written) of a language's handouts, printed once per run (tests/conftest.py:
+    one language in `make test`, every language with BA_ALL_HANDOUTS=1): ``decks/`` holds the
+    decks and sheets printed, ``pdf/`` the handouts."""
 
     def of(lang: str):
-        """(folder, PDFs written) of a language's handouts, made once: ``decks/`` holds the decks
-        and sheets printed, ``pdf/`` the handouts."""
-        if lang not in made:
-            root = tmp_path_factory.mktemp(f"handouts-{lang}")
-            made[lang] = (root, write_handouts(lang, root / "pdf", decks=root / "decks"))
-        return made[lang]
+        root = printed_handouts(lang)
+        return root, sorted((root / "pdf").rglob("*.pdf"))
 
     return of
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_a_deck_handout_has_a_page_per_slide_holding_its_text(browser, handouts, lang):
+def test_a_deck_handout_has_a_page_per_slide_holding_its_text(handouts, lang):
     root, written = handouts(lang)
     decks = sorted((root / "decks").glob("*.html"))
     assert decks, f"no deck written for {lang}"
@@ -82,7 +83,7 @@ def test_a_deck_handout_has_a_page_per_slide_holding_its_text(browser, handouts,
 
 
 @pytest.mark.parametrize("lang", languages())
-def test_an_exercise_sheet_handout_holds_the_sheet(browser, handouts, lang):
+def test_an_exercise_sheet_handout_holds_the_sheet(handouts, lang):
     from tools.teaching.handouts import exercise_sheets
 
     root, written = handouts(lang)

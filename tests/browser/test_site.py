@@ -14,6 +14,7 @@ from pages import (
     axe_violations,
     console_errors,
     horizontal_overflow,
+    set_colour_mode,
     site_pages,
     wait_for,
     widgets_on_screen,
@@ -269,7 +270,70 @@ def test_axe_finds_nothing_serious(open_page, lang, kind):
     assert not violations, [(v["id"], v["impact"], v["count"], v["nodes"][:3]) for v in violations]
 
 
+# Dark mode (the system's, which the theme follows): the page types that hold widgets, code and
+# figures, contrast rules included, in two languages.
+AXE_DARK_CASES = [(CONTRAST_LANG, kind) for kind in WRITTEN] + [(OTHERS[0], "chapter"), (OTHERS[1], "lab")]
+
+
+@pytest.mark.parametrize(("lang", "kind"), AXE_DARK_CASES)
+def test_axe_finds_nothing_serious_in_dark_mode(open_page, browser, lang, kind):
+    """As test_axe_finds_nothing_serious, with the system in dark mode (the theme's default mode,
+    auto, follows it), colour contrast included."""
+    set_colour_mode(browser, "dark")
+    try:
+        page = open_page(_type_path(kind, lang))
+        assert page.execute_script("return document.documentElement.dataset.theme") == "dark"
+        wait_for(
+            page,
+            "return [...document.querySelectorAll('.ba-widget')].every("
+            "w => w.matches('.ba-ready, .ba-failed'))",
+            timeout=20,
+        )
+        violations = [
+            v
+            for v in axe_violations(page, impacts=None)
+            if v["impact"] in ("serious", "critical") or v["id"] in NAMED_RULES
+        ]
+    finally:
+        set_colour_mode(browser, None)
+    assert not violations, [(v["id"], v["impact"], v["count"], v["nodes"][:3]) for v in violations]
+
+
 def test_the_language_landing_page(open_page):
     browser = open_page("index.html")
     assert console_errors(browser) == []
     assert axe_violations(browser) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_general_index_fits_a_phone(open_page, lang):
+    """Sphinx's genindex.html (left out of site_pages) is no wider than a phone either."""
+    overflow = horizontal_overflow(open_page(f"{lang}/genindex.html", width=390))
+    assert overflow["scroll"] <= overflow["width"], overflow["offenders"][:3]
+
+
+def test_switcher_keeps_the_search_query(open_page, served_site):
+    """On the search page the switcher's links carry the query to the other languages' search."""
+    browser = open_page("it/search.html?q=precisione", width=1366)
+    hrefs = [
+        a.get_attribute("href")
+        for a in browser.find_elements(By.CSS_SELECTOR, ".ba-language-switcher a.ba-language")
+    ]
+    assert hrefs and all(h.endswith("/search.html?q=precisione") for h in hrefs), hrefs
+
+
+def test_the_phone_contents_drawer_closes_on_a_tap(open_page):
+    """Tapping an entry of the page's contents on a phone goes there and closes the drawer."""
+    browser = open_page("en/" + PAGE_TYPES["chapter"].format(lang="en"), width=390)
+    _click_visible(browser, ".secondary-toggle")
+    assert wait_for(browser, "return document.querySelector('#pst-secondary-sidebar-modal').open")
+    links = [
+        a
+        for a in browser.find_elements(By.CSS_SELECTOR, "#pst-secondary-sidebar-modal a")
+        if a.is_displayed()
+    ]
+    links[3].click()
+    assert wait_for(browser, "return !document.querySelector('#pst-secondary-sidebar-modal').open"), (
+        "the drawer stays open over the page"
+    )
+    assert wait_for(browser, "return window.scrollY > 0")

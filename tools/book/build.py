@@ -13,8 +13,13 @@ publish workflow fills from _build/publish/, and puts the same files behind the 
 Each chapter page links to its slides (tools/teaching/slides.py), served at <lang>/slides/. A translated page
 that is behind its English source (tools/language/translations.py) gets a localised notice under its title.
 
+The labs are shown as students get them: the student edition's cell rules (tools/editions/derive.py:
+no ``solution`` cell's code, no ``{solution}`` block, no stored output of a check cell or of a cell
+tagged ``hide-output-student``, no ``remove-student`` cell), with MyST kept for Sphinx; their
+answers live in the answer keys (_build/answer-keys/, the instructor pack). The chapters keep their
+worked solutions, for self-study. There is one site: the separate student site is gone.
+
     python -m tools.book.build             # the reader's site        -> _build/site/
-    python -m tools.book.build --student   # without solutions        -> _build/student-site/
 """
 
 from __future__ import annotations
@@ -34,9 +39,9 @@ from beyond_accuracy.language import quotes, term
 from tools.book.glossary import glossary_markdown
 from tools.book.launch import install_downloads, install_figures, launch_settings
 from tools.book.sphinx.explorers import FOLDER as EXPLORERS  # where the pages load loader.js from
-from tools.editions.derive import student_markdown, student_site_notebook, write_editions
+from tools.editions.derive import lab_page_notebook, student_markdown, write_editions
 from tools.language.translations import add_notice_to_notebook, behind_pages, notice, with_notice
-from tools.project import BUILD, KINDS, ROOT, config, languages, reference_language, toc
+from tools.project import BUILD, KINDS, ROOT, config, languages, reference_language, site_url, toc
 from tools.teaching.slides import slides_link, write_decks
 
 
@@ -85,6 +90,7 @@ def derived_config(lang: str) -> dict:
     sc["ba_language"] = lang
     sc["ba_quotes"] = smart_quotes()
     sc["ba_languages"] = languages()
+    sc["ba_site_url"] = site_url()  # the language-alternate links are absolute
     sc["ba_language_names"] = {code: term("language_name", code) for code in languages()}
     sc["ba_switcher_label"] = term("language_label", lang)
     sc["ba_search_label"] = term("search_label", lang)
@@ -97,8 +103,8 @@ def derived_config(lang: str) -> dict:
     return cfg
 
 
-def stage(lang: str, student: bool, out: Path) -> Path:
-    """Lay out the sources of one language's book in out/<lang>/."""
+def stage(lang: str, out: Path) -> Path:
+    """Lay out the sources of one language's book in out/<lang>/ (the labs as students get them)."""
     dest = out / lang
     if dest.exists():
         shutil.rmtree(dest)
@@ -113,8 +119,8 @@ def stage(lang: str, student: bool, out: Path) -> Path:
             if path.is_dir():
                 shutil.copytree(path, target / path.name)
             elif path.suffix == ".ipynb":
-                if student:
-                    student_site_notebook(path, target / path.name)
+                if kind == "labs":
+                    lab_page_notebook(path, target / path.name)
                 else:
                     shutil.copy2(path, target / path.name)
                 if kind == "chapters":
@@ -123,7 +129,7 @@ def stage(lang: str, student: bool, out: Path) -> Path:
                     add_notice_to_notebook(target / path.name, notice(f"{kind}/{lang}/{path.stem}", lang))
             elif path.suffix == ".md" and not path.with_suffix(".ipynb").exists():
                 text = path.read_text(encoding="utf-8")
-                text = student_markdown(text) if student else text
+                text = student_markdown(text) if kind == "labs" else text
                 if f"{kind}/{lang}/{path.stem}" in behind:
                     text = with_notice(text, notice(f"{kind}/{lang}/{path.stem}", lang))
                 (target / path.name).write_text(text, encoding="utf-8")
@@ -196,7 +202,7 @@ def build_one(source: Path, output: Path, log: Path) -> tuple[int, float]:
     return code, time.perf_counter() - start
 
 
-def landing_page(student: bool) -> str:
+def landing_page() -> str:
     root_page = localise_path(toc()["root"], "en")
     items = []
     for lang in languages():
@@ -211,7 +217,7 @@ def landing_page(student: bool) -> str:
         for lang in languages()
     )
     template = (ROOT / "tools" / "book" / "templates" / "landing.html").read_text(encoding="utf-8")
-    title = config()["title"] + (" — student edition" if student else "")
+    title = config()["title"]
     prompt = " · ".join(html.escape(term("choose_language", lang)) for lang in languages())
     return (
         template.replace("{{title}}", html.escape(title))
@@ -222,19 +228,17 @@ def landing_page(student: bool) -> str:
 
 
 def build(
-    student: bool = False,
     langs: list[str] | None = None,
     jobs: int = 2,
     root: Path = BUILD,
     editions: Path | None = None,
 ) -> int:
-    """Build the site into root/site (or root/student-site); returns 0 on success. ``editions``: a
-    folder where write_editions already wrote publish/ and answer-keys/, copied instead of written
-    again (the tests build both sites from one copy)."""
-    name = "student" if student else "reader"
-    stage_root = root / "stage" / name
-    lang_root = root / "books" / name
-    site = root / ("student-site" if student else "site")
+    """Build the site into root/site; returns 0 on success. ``editions``: a folder where
+    write_editions already wrote publish/ and answer-keys/, copied instead of written again (the
+    tests write them once per run)."""
+    stage_root = root / "stage" / "reader"
+    lang_root = root / "books" / "reader"
+    site = root / "site"
     langs = langs or languages()
     publish = root / "publish"
     if editions is None:
@@ -242,7 +246,7 @@ def build(
     else:
         for folder in ("publish", "answer-keys"):
             shutil.copytree(Path(editions) / folder, root / folder, dirs_exist_ok=True)
-    sources = {lang: stage(lang, student, stage_root) for lang in langs}
+    sources = {lang: stage(lang, stage_root) for lang in langs}
     lang_root.mkdir(parents=True, exist_ok=True)
     failures = 0
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -266,7 +270,7 @@ def build(
         shutil.rmtree(site / lang, ignore_errors=True)
         shutil.copytree(lang_root / lang / "_build" / "html", site / lang)
         finish_language_site(site / lang, lang, publish)
-    (site / "index.html").write_text(landing_page(student), encoding="utf-8")
+    (site / "index.html").write_text(landing_page(), encoding="utf-8")
     shutil.copy2(ROOT / "tools" / "book" / "sphinx" / "static" / "favicon.svg", site / "favicon.svg")
     print(f"site: {site / 'index.html'}")
     return 0
@@ -276,11 +280,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--student", action="store_true", help="build the student edition (no solutions)")
     parser.add_argument("--lang", action="append", help="only these languages (repeatable)")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     args = parser.parse_args(argv)
-    return build(student=args.student, langs=args.lang, jobs=args.jobs)
+    return build(langs=args.lang, jobs=args.jobs)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,10 @@
 """Render every figure script in figures_src/ in every language.
 
 Each script defines NAME and draw() -> matplotlib Figure; the figure is drawn once per language
-(after set_language) and saved as chapters/<lang>/figures/<NAME>.svg.
+(after set_language) and saved as chapters/<lang>/figures/<NAME>.svg; a figure whose smallest text
+would be under 9 CSS px across a phone's 358 px column is laid out again for that column (panels
+stacked, narrower) and saved beside it as <NAME>.phone.svg, which the reader's site shows on narrow
+screens (tools/book/sphinx/reader_site.py: a <picture> with a media query).
 
 The SVG files are byte-identical on any machine with the pinned environment, because every byte
 is a function of what is printed, never of the floating-point value behind it:
@@ -35,6 +38,7 @@ import io
 import math
 import re
 import sys
+import textwrap
 import warnings
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
@@ -56,6 +60,12 @@ SLIDE_DIR = "slide-figures"
 # and the smallest text it must show there, with a margin for the layout's rounding.
 SLIDE_BOX = (1168, 540)
 SLIDE_MIN_TEXT = 18.5
+# The width a figure is shown at on a 390 px phone (the column, 358 px, less the figure's margins:
+# measured 327 px in headless Chromium), with a few pixels to spare.
+PHONE_COLUMN_PX = 320
+# The smallest text a figure may show there (the reader's review: labels about 5 px were unreadable).
+PHONE_TEXT_PX = 9
+PHONE_SUFFIX = ".phone.svg"
 
 # attributes that hold coordinates (in points, or glyph units for text drawn as paths)
 _GEOMETRY_ATTR = re.compile(r'(?<=\s)(d|x|y|width|height|transform|viewBox)="([^"]*)"')
@@ -311,17 +321,102 @@ def render_slide(module, lang: str, target: Path, scale: float | None = None) ->
     return target
 
 
-def render(module, lang: str, target: Path) -> Path:
-    """Draw one figure script's figure in one language and save it at ``target``."""
+def smallest_font(fig) -> float:
+    """The smallest font size (points) of the figure's visible text."""
+    from matplotlib.text import Text
+
+    sizes = [
+        t.get_fontsize()
+        for t in fig.findobj(Text)
+        if t.get_visible() and t.get_text().strip() and t.get_figure() is fig
+    ]
+    return min(sizes) if sizes else 10.0
+
+
+def phone_width(fig) -> float:
+    """The widest the saved figure (its tight bounding box) can be, in inches, for its smallest
+    text to be PHONE_TEXT_PX CSS pixels high when the figure is shown PHONE_COLUMN_PX wide."""
+    return smallest_font(fig) * PHONE_COLUMN_PX / PHONE_TEXT_PX / 72
+
+
+def _saved_width(fig) -> float:
+    """The width (inches) of what bbox_inches="tight" saves."""
+    fig.canvas.draw()
+    pad = matplotlib.rcParams["savefig.pad_inches"]
+    return fig.get_tightbbox(fig.canvas.get_renderer()).width + 2 * float(pad)
+
+
+def relaid_for_phone(fig) -> bool:
+    """Lay a figure wider than phone_width() out for the phone's column, in place: panels side by
+    side are stacked, each as wide as the column, and a single panel is drawn narrower (its text
+    keeps its size, so it is larger relative to the plot); then the figure is narrowed until what
+    is saved fits. False if the figure already fits."""
+    limit = phone_width(fig)
+    if _saved_width(fig) <= limit:
+        return False
+    width, height = fig.get_size_inches()
+    target = limit * 0.94
+    # Legends' and titles' long lines would keep the figure wide: broken into lines that fit (a
+    # legend sits inside its axes, so in half the width).
+    chars = int(target * 72 / (0.55 * smallest_font(fig)))
+    wraps = [(t, chars) for t in fig.texts]
+    for ax in fig.axes:
+        wraps += [(ax.title, chars), (ax._left_title, chars // 2), (ax._right_title, chars // 2)]
+        if ax.get_legend():
+            wraps += [(t, chars // 2) for t in ax.get_legend().get_texts()]
+    for text, most in wraps:
+        lines = text.get_text().split("\n")
+        if any(len(line) > max(most, 12) for line in lines):
+            text.set_text("\n".join(textwrap.fill(line, max(most, 12)) for line in lines))
+    specs = [ax.get_subplotspec() for ax in fig.axes if ax.get_subplotspec() is not None]
+    grids = {spec.get_gridspec() for spec in specs}
+    grid = grids.pop() if len(grids) == 1 else None
+    if grid is not None and grid.nrows == 1 and grid.ncols > 1 and len(specs) == len(fig.axes):
+        n = grid.ncols
+        column = fig.add_gridspec(n, 1)
+        for ax in fig.axes:
+            ax.set_subplotspec(column[ax.get_subplotspec().colspan.start, 0])
+        panel_height = height * target / (width / n)
+        fig.set_size_inches(target, min(panel_height, 1.1 * target) * n)
+    else:
+        fig.set_size_inches(target, max(height * target / width, min(height, 0.8 * target)))
+    if fig.get_layout_engine() is None:
+        fig.set_layout_engine("constrained")
+    for _ in range(4):
+        excess = _saved_width(fig) - limit * 0.99
+        if excess <= 0:
+            break
+        w, h = fig.get_size_inches()
+        if w - excess < 0.6 * target:  # something as wide as the figure that does not shrink
+            break
+        fig.set_size_inches(w - excess, h)
+    return True
+
+
+def phone_path(target: Path) -> Path:
+    """Where the phone layout of the figure saved at ``target`` goes: <NAME>.phone.svg beside it."""
+    return target.with_name(target.stem + PHONE_SUFFIX)
+
+
+def render(module, lang: str, target: Path) -> list[Path]:
+    """Draw one figure script's figure in one language and save it at ``target``; a figure too wide
+    for its text to be legible on a phone is drawn again for the phone's column (relaid_for_phone)
+    and saved beside it (phone_path). Returns the files written."""
     set_language(lang)
+    written = [target]
     try:
         with course_style():
             fig = module.draw()
             save_svg(fig, target)
+            if relaid_for_phone(fig):
+                save_svg(fig, phone_path(target))
+                written.append(phone_path(target))
+            else:
+                phone_path(target).unlink(missing_ok=True)
         plt.close(fig)
     finally:
         set_language("en")
-    return target
+    return written
 
 
 def render_all(
@@ -341,8 +436,7 @@ def render_all(
         if only is not None and path.stem not in only and module.NAME not in only:
             continue
         for lang in langs or languages():
-            natural = render(module, lang, output_path(out, lang, module.NAME))
-            written.append(natural)
+            written += render(module, lang, output_path(out, lang, module.NAME))
             if slides:
                 scale = recorded_scale(slide_path(None, lang, module.NAME)) if committed_scales else None
                 written.append(render_slide(module, lang, slide_path(out, lang, module.NAME), scale))
@@ -351,8 +445,9 @@ def render_all(
 
 def stale(written: list[Path]) -> list[str]:
     """The committed figures (paths relative to the repository) that differ from the rendered
-    files ``written`` (each at <dir>/<lang>/<NAME>.svg, a slide version at
-    <dir>/<lang>/slide-figures/<NAME>.svg) or do not exist."""
+    files ``written`` (each at <dir>/<lang>/<NAME>.svg, a phone layout at
+    <dir>/<lang>/<NAME>.phone.svg, a slide version at <dir>/<lang>/slide-figures/<NAME>.svg) or do
+    not exist."""
     out = []
     for path in written:
         if path.parent.name == SLIDE_DIR:

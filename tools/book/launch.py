@@ -1,11 +1,11 @@
 """What the buttons of a built site open.
 
-- Launch buttons (Colab, Binder) of both sites open the student notebook on the branch
+- Launch buttons (Colab, Binder) of the site open the student notebook on the branch
   ``course.notebooks_branch`` of the repository, at the same path as in the repository
   (``labs/<lang>/<name>.ipynb``): :func:`launch_settings` points the book's configuration there,
   and the publish workflow fills that branch from ``_build/publish/`` (tools/editions/derive.py
   writes it).
-- The download button of both sites gives the same student notebook: :func:`install_downloads`
+- The download button of the site gives the same student notebook: :func:`install_downloads`
   replaces the ``.ipynb`` Sphinx copies into ``_sources/``.
 - Figures are served by the site at the path they have in the repository, so the notebooks, which
   are opened alone, can show them by URL: :func:`install_figures`.

@@ -1,18 +1,27 @@
-"""Re-sync and re-execute every chapter and lab notebook.
+"""Re-sync and re-execute the chapter and lab notebooks.
 
-The MyST Markdown file (.md) is the source. For each one this command
-1. makes its first code cell the language cell derived from _config.yml (tools.project.first_cell),
-2. executes it top to bottom in a fresh kernel (working directory: the notebook's folder),
-3. writes the paired .ipynb with the outputs, which Colab opens, nbval re-checks and the book renders.
+The MyST Markdown file (.md) is the source, and the English .md is the source of every language's
+code. For each selected notebook this command
+1. copies the code cells of the English .md into it (a translation differs only in its first code
+   cell; cells the English page added or removed are added or removed after the nearest code cell),
+2. makes its first code cell the language cell derived from _config.yml (tools.project.first_cell),
+3. executes it top to bottom in a fresh kernel (working directory: the notebook's folder),
+4. writes the paired .ipynb with the outputs, which Colab opens, nbval re-checks and the book renders.
 
-    python -m tools.book.notebooks                 # all notebooks, two at a time
-    python -m tools.book.notebooks chapters/it/01-confusion-matrix.md ...
-    python -m tools.book.notebooks --prose-only PATHS   # Markdown edits only: no execution
+    python -m tools.book.notebooks                 # all notebooks, two at a time (make notebooks)
+    python -m tools.book.notebooks chapters/en/02-imbalance.md             # one (make notebook NB=...)
+    python -m tools.book.notebooks chapters/en/02-imbalance.md --languages all   # ... in every language
+    python -m tools.book.notebooks chapters/en/02-imbalance.md --languages it,es # ... in these
+    python -m tools.book.notebooks --prose-only [PATHS]  # Markdown edits only: no execution (make prose)
+    python -m tools.book.notebooks --code-only [PATHS]   # copy the English code only (make code)
+
+A path that is not a notebook source (a .ipynb, a misspelt path) is refused: nothing runs.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import re
 import sys
@@ -22,9 +31,10 @@ from pathlib import Path
 
 import jupytext
 import nbformat
+from jupytext.myst import get_parser
 from nbclient import NotebookClient
 
-from tools.project import ROOT, first_cell, language_of, notebook_sources
+from tools.project import ROOT, first_cell, language_of, languages, notebook_sources, reference_language
 
 TIMEOUT = 600
 
@@ -124,6 +134,16 @@ def execute(path: Path, write: bool = True) -> tuple[Path, float]:
         record_timing=False,
     ).execute()
     seconds = time.perf_counter() - start
+    finish(nb)
+    if write:
+        nbformat.write(nb, path.with_suffix(".ipynb"))
+    return path, seconds
+
+
+def finish(nb) -> None:
+    """What an executed notebook is stored as: no explorer state, consecutive pieces of a stream
+    joined, stable cell ids, no jupytext or interpreter metadata (tests/nbval_stored.py checks
+    that the committed notebooks are exactly this, from a run of nbval)."""
     drop_browser_widget_state(nb)
     for i, cell in enumerate(nb.cells):
         cell.id = f"cell-{i:03d}"  # stable ids: re-executing changes only what really changed
@@ -131,9 +151,6 @@ def execute(path: Path, write: bool = True) -> tuple[Path, float]:
             cell.outputs = merge_streams(cell.outputs)
     nb.metadata.pop("jupytext", None)
     nb.metadata["language_info"] = {"name": "python"}  # no interpreter version: stable files
-    if write:
-        nbformat.write(nb, path.with_suffix(".ipynb"))
-    return path, seconds
 
 
 def sync_prose(path: Path) -> bool:
@@ -148,10 +165,10 @@ def sync_prose(path: Path) -> bool:
     old_code = [c for c in target.cells if c.cell_type == "code"]
     new_code = [c for c in source.cells if c.cell_type == "code"]
     if len(old_code) != len(new_code):
-        raise ValueError(f"{path}: code cells were added or removed; re-execute it instead")
+        raise ValueError(f"{rel(path)}: code cells were added or removed")
     for new, old in zip(new_code, old_code, strict=True):
         if new.source != old.source or new.metadata.get("tags") != old.metadata.get("tags"):
-            raise ValueError(f"{path}: a code cell changed; re-execute it instead")
+            raise ValueError(f"{rel(path)}: a code cell changed")
     code = iter(old_code)
     cells = []
     for cell in source.cells:
@@ -171,37 +188,230 @@ def sync_prose(path: Path) -> bool:
     return True
 
 
+# --- code written once: the English code cells in every language -------------------------------
+
+
+def code_cells(text: str) -> list[tuple[int, int]]:
+    """The line spans ``[start, end)`` of the code cells of a MyST notebook's text, each from its
+    ```` ```{code-cell} ```` line to its closing fence: the blocks jupytext reads as code cells
+    (found with jupytext's own Markdown parser)."""
+    return [
+        (token.map[0], token.map[1])
+        for token in get_parser().parse(text)
+        if token.type == "fence" and token.level == 0 and token.info.startswith("{code-cell}")
+    ]
+
+
+def english_source(path: Path) -> Path:
+    """The English (reference-language) source of a notebook in any language."""
+    path = Path(path)
+    return path.parent.parent / reference_language() / path.name
+
+
+def copy_code(path: Path, write: bool = True) -> list[str]:
+    """Make the code cells of a translated .md those of its English .md, all but the first (the
+    language cell), options and tags included; the prose is kept as it is. Cells that the English
+    page has and the translation lacks are added right after the translation's cell that precedes
+    them; cells it no longer has are removed. Returns what changed, one line each (nothing for an
+    English page or a translation whose code is already the English code)."""
+    path = Path(path)
+    english = english_source(path)
+    if path.resolve() == english.resolve():
+        return []
+    ours_text = path.read_text(encoding="utf-8")
+    ours_lines, theirs_lines = ours_text.split("\n"), english.read_text(encoding="utf-8").split("\n")
+    ours, theirs = code_cells(ours_text), code_cells("\n".join(theirs_lines))
+    if not ours or not theirs:
+        raise ValueError(f"{path}: a notebook needs the language cell as its first code cell")
+
+    def block(lines, span):
+        return "\n".join(lines[span[0] : span[1]])
+
+    mine = [block(ours_lines, span) for span in ours[1:]]
+    wanted = [block(theirs_lines, span) for span in theirs[1:]]
+    edits: list[tuple[int, int, list[str]]] = []  # (start, end, replacement) over ours_lines
+    notes: list[str] = []
+    matcher = difflib.SequenceMatcher(None, mine, wanted, autojunk=False)
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal":
+            continue
+        pairs = min(i2 - i1, j2 - j1)
+        for k in range(pairs):
+            start, end = ours[1 + i1 + k]
+            edits.append((start, end, theirs_lines[theirs[1 + j1 + k][0] : theirs[1 + j1 + k][1]]))
+        if pairs:
+            notes.append(f"code cell {', '.join(str(1 + i1 + k) for k in range(pairs))} copied")
+        if j2 - j1 > pairs:  # cells the English page added: after the translation's preceding cell
+            after = ours[i1 + pairs][1]
+            new = []
+            for j in range(j1 + pairs, j2):
+                new += ["", *theirs_lines[theirs[1 + j][0] : theirs[1 + j][1]]]
+            edits.append((after, after, new))
+            notes.append(
+                f"{j2 - j1 - pairs} code cell(s) added after code cell {i1 + pairs} "
+                "(move them to their place in the prose)"
+            )
+        for k in range(i1 + pairs, i2):  # cells the English page removed, with a blank line after
+            start, end = ours[1 + k]
+            end += end < len(ours_lines) and not ours_lines[end].strip()
+            edits.append((start, end, []))
+        if i2 - i1 > pairs:
+            notes.append(f"{i2 - i1 - pairs} code cell(s) removed")
+    if edits and write:
+        for start, end, lines in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+            ours_lines[start:end] = lines
+        path.write_text("\n".join(ours_lines), encoding="utf-8")
+    return notes
+
+
+# --- which notebooks --------------------------------------------------------------------------------
+
+
+def rel(path: Path) -> str:
+    path = Path(path).resolve()
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+
+
+def selected(paths: list[Path], langs: str | None) -> list[Path]:
+    """The notebook sources that ``paths`` name (all of them if none), in the languages ``langs``
+    names ("all", or codes separated by commas or spaces; default: each path's own). Raises
+    ValueError, naming the path and what to give instead, for anything that is not a notebook
+    source: nothing runs on a path it does not know."""
+    known = notebook_sources()
+    by_path = {p.resolve(): p for p in known}
+    wanted_langs = None
+    if langs:
+        wanted_langs = languages() if langs.strip() == "all" else re.split(r"[,\s]+", langs.strip())
+        unknown = [lang for lang in wanted_langs if lang not in languages()]
+        if unknown:
+            raise ValueError(
+                f"unknown language {', '.join(unknown)}: choose among {' '.join(languages())} or all"
+            )
+    problems = []
+    chosen = []
+    for given in paths:
+        path = Path(given).resolve()
+        if path in by_path:
+            chosen.append(by_path[path])
+            continue
+        if path.suffix == ".ipynb" and path.with_suffix(".md").resolve() in by_path:
+            problems.append(
+                f"{given}: the .ipynb is written from its source; give {rel(path.with_suffix('.md'))}"
+            )
+        elif path.exists():
+            problems.append(f"{given}: not a chapter or lab notebook (a .md with a jupytext header)")
+        else:
+            names = [rel(p) for p in known]
+            guess = difflib.get_close_matches(str(given), names, n=1, cutoff=0.6)
+            problems.append(f"{given}: no such notebook" + (f"; did you mean {guess[0]}?" if guess else ""))
+    if problems:
+        raise ValueError("\n".join(problems))
+    if not paths:
+        chosen = list(known) if wanted_langs is None else [p for p in known if language_of(p) in wanted_langs]
+    elif wanted_langs is not None:
+        chosen = [p.parent.parent / lang / p.name for p in chosen for lang in wanted_langs]
+        missing = [rel(p) for p in chosen if p.resolve() not in by_path]
+        if missing:
+            raise ValueError(f"no such notebook: {', '.join(missing)}")
+    return list(dict.fromkeys(chosen))
+
+
+def notebook_command(paths: list[Path]) -> str:
+    """The make command that re-executes ``paths`` (one notebook, in one or more languages)."""
+    names = sorted({Path(p).name: None for p in paths})
+    if len(names) != 1:
+        return "make notebooks"
+    langs = sorted({language_of(p) for p in paths}, key=languages().index)
+    english = english_source(Path(paths[0]))
+    if len(langs) == 1:
+        return f"make notebook NB={rel(Path(paths[0]).parent.parent / langs[0] / names[0])}"
+    if langs == languages():
+        return f"make notebook NB={rel(english)} ALL=1"
+    return f'make notebook NB={rel(english)} LANGS="{" ".join(langs)}"'
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("paths", nargs="*", type=Path)
+    parser.add_argument("paths", nargs="*", type=Path, help="notebook sources (.md); default: all")
     parser.add_argument("-j", "--jobs", type=int, default=2)
     parser.add_argument(
+        "-l",
+        "--languages",
+        help='each path in these languages: "all" or codes such as "it,es" (default: as given)',
+    )
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument(
         "--prose-only",
         action="store_true",
         help="copy changed Markdown into the .ipynb without executing (refuses if code changed)",
     )
+    what.add_argument(
+        "--code-only",
+        action="store_true",
+        help="copy the English code cells into the translations' .md, execute nothing "
+        "(an English path: into all its translations)",
+    )
     args = parser.parse_args(argv)
-    paths = [p.resolve() for p in args.paths if p.resolve() in set(notebook_sources())] or notebook_sources()
+    try:
+        paths = selected(args.paths, args.languages)
+        if args.code_only and args.paths and not args.languages:  # an English page: its translations
+            english = [p for p in paths if language_of(p) == reference_language()]
+            paths = list(dict.fromkeys([*paths, *selected(english, "all")]))
+    except ValueError as exc:
+        parser.exit(2, f"{parser.prog}: {exc}\nnothing was run.\n")
     if args.prose_only:
+        failed = []
         for p in paths:
-            if sync_prose(p):
-                print(f"prose synced: {p.relative_to(ROOT)}")
+            try:
+                if sync_prose(p):
+                    print(f"prose synced: {rel(p)}")
+            except ValueError as exc:
+                failed.append(p)
+                print(f"{exc}", file=sys.stderr)
+        if failed:
+            print(f"re-execute instead: {notebook_command(failed)}", file=sys.stderr)
+        return 1 if failed else 0
+    copied = []
+    for p in paths:
+        notes = copy_code(p)
+        if notes:
+            copied.append(p)
+            print(f"code copied from {rel(english_source(p))}: {rel(p)} ({'; '.join(notes)})")
+    if args.code_only:
+        if copied:
+            print(f"now re-execute what changed: {notebook_command(copied)}")
         return 0
     for p in paths:
         if sync_first_cell(p):
-            print(f"language cell updated: {p.relative_to(ROOT)}")
+            print(f"language cell updated: {rel(p)}")
     failed = 0
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         futures = {p: pool.submit(execute, p) for p in paths}
         for p, fut in futures.items():
             try:
                 _, seconds = fut.result()
-                print(f"{seconds:6.1f} s  {p.relative_to(ROOT)}")
+                print(f"{seconds:6.1f} s  {rel(p)}")
             except Exception as exc:  # report every failing notebook, then fail
                 failed += 1
-                print(f"FAILED  {p.relative_to(ROOT)}: {exc}", file=sys.stderr)
+                print(f"FAILED  {rel(p)}: {exc}", file=sys.stderr)
+    behind = sorted(
+        {
+            q
+            for p in paths
+            for q in notebook_sources(None)
+            if q.name == p.name
+            and q.parent.parent == p.parent.parent
+            and q not in paths
+            and copy_code(q, False)
+        }
+    )
+    if behind:
+        print(
+            f"the code of {', '.join(rel(q) for q in behind)} is no longer the English code: "
+            f"{notebook_command(behind)}"
+        )
     return 1 if failed else 0
 
 

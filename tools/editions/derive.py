@@ -21,8 +21,8 @@ of its cell, ``{doc}``/``{ref}``/``{numref}`` become links to the site's pages, 
 disappear. Anything else raises an error naming it, so a new construct cannot slip through as raw
 MyST. Cells tagged ``remove-cell`` (the glue bookkeeping) are dropped; the language cell stays first.
 
-The student site (``tools.book.build --student``) uses the same student transformation on the cells but
-keeps MyST (Sphinx renders it): :func:`student_site_notebook`.
+The reader's site shows the labs as students get them: the same student transformation on the cells,
+with MyST kept (Sphinx renders it): :func:`lab_page_notebook`.
 
     python -m tools.editions.derive               # every language -> _build/publish/ and _build/answer-keys/
     python -m tools.editions.derive --lang it     # one language
@@ -45,6 +45,7 @@ from pathlib import Path
 import nbformat
 
 from beyond_accuracy.language import _NUMBER_STYLE, term
+from tools import myst
 from tools.project import (
     BUILD,
     KINDS,
@@ -140,21 +141,18 @@ def is_glue_output(out) -> bool:
 
 
 def page_url(docname: str, lang: str, edition: str, anchor: str = "") -> str:
-    url = f"{site_url(student=edition == STUDENT)}/{lang}/{docname}.html"
+    url = f"{site_url()}/{lang}/{docname}.html"
     return f"{url}#{anchor}" if anchor else url
 
 
 def file_url(path: str, lang: str, edition: str) -> str:
     """A file of the site (a figure), by its path inside the language's site."""
-    return f"{site_url(student=edition == STUDENT)}/{lang}/{path}"
-
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+    return f"{site_url()}/{lang}/{path}"
 
 
 @cache
 def doc_title(docname: str) -> str:
-    """The title of a page of the site (its first heading)."""
+    """The title of a page of the site (its first ``#`` heading)."""
     parts = docname.split("/")
     if len(parts) == 3 and parts[0] == "chapters" and parts[2] == "glossary":
         from tools.book.glossary import glossary_markdown
@@ -165,14 +163,10 @@ def doc_title(docname: str) -> str:
         if not path.exists():
             raise ValueError(f"no page {docname!r}")
         text = path.read_text(encoding="utf-8")
-    in_fence = False
-    for line in text.splitlines():
-        if line.startswith("```"):
-            in_fence = not in_fence
-        match = _HEADING.match(line)
-        if match and not in_fence and len(match.group(1)) == 1:
-            return match.group(2)
-    raise ValueError(f"page {docname!r} has no title")
+    titles = myst.headings(text, level=1)
+    if not titles:
+        raise ValueError(f"page {docname!r} has no title")
+    return titles[0].text
 
 
 @dataclass(frozen=True)
@@ -191,30 +185,23 @@ def labels(lang: str) -> dict[str, Label]:
     for kind in KINDS:
         for path in sorted((ROOT / kind / lang).glob("*.md")):
             docname = f"{kind}/{lang}/{path.stem}"
-            lines = path.read_text(encoding="utf-8").splitlines()
+            text = path.read_text(encoding="utf-8")
+            lines = text.split("\n")
             counters = {"figure": 0, "exercise": 0}
             pending = None
-            for i, line in enumerate(lines):
-                target = _TARGET.match(line)
-                if target:
-                    pending = target.group(1)
-                    continue
-                heading = _HEADING.match(line)
-                if heading and pending:
-                    found[pending] = Label(docname, heading.group(2), "section")
+            for block in myst.walk(text):
+                if block.kind == "myst_target":
+                    pending = block.text
+                elif block.kind == "heading" and pending:
+                    found[pending] = Label(docname, block.text, "section")
                     pending = None
-                opening = _FENCE.match(line)
-                if opening and opening.group("name") in counters:
-                    name = opening.group("name")
-                    counters[name] += 1
-                    option = "name" if name == "figure" else "label"
-                    for follow in lines[i + 1 :]:
-                        opt = _OPTION.match(follow)
-                        if not opt:
-                            break
-                        if opt.group(1) == option:
-                            title = opening.group("arg").strip() if name == "exercise" else ""
-                            found[opt.group(2).strip()] = Label(docname, title, name, counters[name])
+                elif block.name in counters:
+                    counters[block.name] += 1
+                    option = "name" if block.name == "figure" else "label"
+                    options, _ = directive_options(lines[block.start + 1 : block.end - 1])
+                    if option in options:
+                        title = block.arg if block.name == "exercise" else ""
+                        found[options[option]] = Label(docname, title, block.name, counters[block.name])
     return found
 
 
@@ -264,10 +251,6 @@ def reference_text(key: str) -> str:
 # --------------------------------------------------------------------------------------------
 # MyST -> plain Jupyter Markdown
 
-_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|:{3,})\s*(?:\{(?P<name>[\w:-]+)\})?(?P<arg>.*)$")
-_OPTION = re.compile(r"^:([\w-]+):(?:\s+(.*))?$")
-_TARGET = re.compile(r"^\s*\(([^()\s]+)\)=\s*$")
-_COMMENT = re.compile(r"^\s*%")
 _ROLE = re.compile(
     r"(?P<role>\{(?P<name>[A-Za-z][\w:+-]*)\}`(?P<content>[^`]+)`)|(?P<code>(?P<ticks>`+).+?(?P=ticks))",
     re.S,
@@ -291,66 +274,54 @@ class Block:
     body: list[str] = field(default_factory=list)
 
 
+def directive_options(inner: list[str]) -> tuple[dict, list[str]]:
+    """A directive's ``:key: value`` option lines and the body after them."""
+    options, k = {}, 0
+    while k < len(inner) and myst.OPTION.match(inner[k]):
+        key, value = myst.OPTION.match(inner[k]).groups()
+        options[key] = (value or "").strip()
+        k += 1
+    return options, inner[k:]
+
+
+# What myst-parser's blocks are here (tools/myst.py): the rest is text.
+_KINDS = {
+    "math_block": "math",
+    "math_block_label": "math",
+    "myst_line_comment": "comment",
+    "myst_target": "target",
+}
+
+
 def parse_blocks(text: str) -> list[Block]:
     """Split MyST Markdown into blocks (directives with their options and body, fences, display
-    math, comments, targets and runs of ordinary lines)."""
+    math, comments, targets and runs of ordinary lines), where myst-parser finds them."""
     lines = text.split("\n")
     blocks: list[Block] = []
-    i = 0
-    while i < len(lines):
-        line = lines[i]
-        opening = _FENCE.match(line)
-        if opening:
-            fence = opening.group("fence")
-            end = i + 1
-            closing = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}\s*$")
-            while end < len(lines) and not closing.match(lines[end]):
-                end += 1
-            if end == len(lines):
-                raise ValueError(f"a fence is not closed: {line.strip()!r}")
-            inner = lines[i + 1 : end]
-            if opening.group("name"):
-                options, k = {}, 0
-                while k < len(inner) and _OPTION.match(inner[k]):
-                    key, value = _OPTION.match(inner[k]).groups()
-                    options[key] = (value or "").strip()
-                    k += 1
-                if k < len(inner) and inner[k].strip() == "---":
-                    raise ValueError(f"YAML options of {{{opening.group('name')}}} are not supported")
-                blocks.append(
-                    Block(
-                        "directive",
-                        lines[i : end + 1],
-                        name=opening.group("name"),
-                        arg=opening.group("arg").strip(),
-                        options=options,
-                        body=inner[k:],
-                    )
-                )
-            else:
-                blocks.append(Block("code", lines[i : end + 1]))
-            i = end + 1
+    at = 0
+    for found in myst.blocks(text):
+        kind = "fence" if found.kind in myst.FENCES else _KINDS.get(found.kind)
+        if kind is None:
             continue
-        if line.strip().startswith("$$"):
-            end = i
-            if not (line.strip() != "$$" and line.strip().endswith("$$") and len(line.strip()) > 4):
-                end = i + 1
-                while end < len(lines) and not lines[end].strip().endswith("$$"):
-                    end += 1
-                if end == len(lines):
-                    raise ValueError("a $$ math block is not closed")
-            blocks.append(Block("math", lines[i : end + 1]))
-            i = end + 1
+        if found.start > at:
+            blocks.append(Block("text", lines[at : found.start]))
+        at = found.end
+        own = lines[found.start : found.end]
+        if kind != "fence":
+            blocks.append(Block(kind, own))
             continue
-        if _COMMENT.match(line):
-            blocks.append(Block("comment", [line]))
-        elif _TARGET.match(line):
-            blocks.append(Block("target", [line]))
-        elif blocks and blocks[-1].kind == "text":
-            blocks[-1].lines.append(line)
-        else:
-            blocks.append(Block("text", [line]))
-        i += 1
+        closing = own[-1].strip()
+        if len(own) < 2 or set(closing) != {found.markup[0]} or len(closing) < len(found.markup):
+            raise ValueError(f"a fence is not closed: {own[0].strip()!r}")
+        if not found.name:
+            blocks.append(Block("code", own))
+            continue
+        options, body = directive_options(own[1:-1])
+        if body and body[0].strip() == "---":
+            raise ValueError(f"YAML options of {{{found.name}}} are not supported")
+        blocks.append(Block("directive", own, name=found.name, arg=found.arg, options=options, body=body))
+    if at < len(lines):
+        blocks.append(Block("text", lines[at:]))
     return blocks
 
 
@@ -626,30 +597,25 @@ def answer_key(src: Path, dest: Path) -> Path:
     return _write(derive(nb, page_of(src, nb), KEY), dest)
 
 
-_SOLUTION_BLOCK = re.compile(r"^(?P<fence>`{3,}|:{3,})\{solution\}")
-
-
 def student_markdown(text: str) -> str:
     """MyST text without its sphinx-exercise ``{solution}`` blocks (backtick or colon fenced)."""
-    out, skipping = [], None
-    for line in text.splitlines(keepends=True):
-        stripped = line.strip()
-        if skipping is None:
-            match = _SOLUTION_BLOCK.match(stripped)
-            if match:
-                skipping = match.group("fence")
-                continue
-            out.append(line)
-        elif stripped == skipping:
-            skipping = None
-    if skipping is not None:
-        raise ValueError("a {solution} block is not closed")
-    return "".join(out)
+    lines = text.splitlines(keepends=True)
+    for block in reversed(myst.blocks(text)):
+        if block.name == "solution":
+            closing = lines[block.end - 1].strip()
+            if (
+                block.end - block.start < 2
+                or set(closing) != {block.markup[0]}
+                or len(closing) < len(block.markup)
+            ):
+                raise ValueError("a {solution} block is not closed")
+            del lines[block.start : block.end]
+    return "".join(lines)
 
 
-def student_site_notebook(src: Path, dest: Path) -> Path:
-    """The student edition for the student *site*: the same cell changes as the student notebook,
-    with MyST kept for Sphinx (and the hidden glue cells, which the prose needs)."""
+def lab_page_notebook(src: Path, dest: Path) -> Path:
+    """The student edition of a notebook for the site (the labs' pages): the same cell changes as
+    the student notebook, with MyST kept for Sphinx (and the hidden glue cells, which the prose needs)."""
     nb = nbformat.read(src, as_version=4)
     lang = page_of(src, nb).lang
     nb.cells = [cell for cell in nb.cells if REMOVE_STUDENT not in tags(cell)]

@@ -1,8 +1,8 @@
 """What the publish workflow puts online (`make publish`), and the weekly link check.
 
-    python -m tools.editions.publish              # both sites, the notebooks, the packs -> _build/pages/
-                                                  # (what GitHub Pages serves: the reader's site, the
-                                                  # student site under student/) and _build/publish/
+    python -m tools.editions.publish              # the site, the notebooks, the packs -> _build/pages/
+                                                  # (what GitHub Pages serves: the reader's site, whose
+                                                  # labs are the student editions) and _build/publish/
                                                   # (the notebooks branch)
     python -m tools.editions.publish --linkcheck  # the weekly link check (needs the network): Sphinx's
                                                   # linkcheck on every language, and every notebook the
@@ -29,10 +29,9 @@ PAGES = BUILD / "pages"
 
 
 def pages(root: Path = BUILD, out: Path = PAGES) -> Path:
-    """What GitHub Pages serves: the reader's site, with the student site under student/."""
+    """What GitHub Pages serves: the reader's site."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(root / "site", out)
-    shutil.copytree(root / "student-site", out / "student")
     (out / ".nojekyll").write_text("", encoding="utf-8")  # serve _static/, _images/, _sources/
     return out
 
@@ -52,7 +51,7 @@ def linkcheck(langs: list[str] | None = None, root: Path = BUILD / "linkcheck") 
     notebook; returns the number of failures."""
     failures = 0
     for lang in langs or languages():
-        source = stage(lang, student=False, out=root / "stage")
+        source = stage(lang, out=root / "stage")
         cmd = [sys.executable, "-c", "from jupyter_book.cli.main import main; main()", "build", str(source),
                "--path-output", str(root / "out" / lang), "--builder", "linkcheck"]  # fmt: skip
         code = subprocess.run(cmd).returncode
@@ -79,9 +78,8 @@ def main(argv=None) -> int:
     if args.linkcheck:
         return 1 if linkcheck() else 0
 
-    for student in (False, True):
-        if build(student=student):
-            return 1
+    if build():
+        return 1
     print(f"pages: {pages()}")
     build_packs()
     return 0

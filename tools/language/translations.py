@@ -25,11 +25,11 @@ import datetime
 import hashlib
 import html
 import json
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tools import myst
 from tools.project import KINDS, ROOT, read_yaml
 
 RECORD_NAME = "translations.json"
@@ -38,7 +38,6 @@ ABOUT = (
     ".md (front matter excluded) and of each of its sections. Written by `make translations RECORD=1`; "
     "read by `make translations` and the build. See tools/language/translations.py."
 )
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 OPENING = "(opening)"
 
 
@@ -62,26 +61,16 @@ def normalised(text: str) -> str:
 
 def sections(text: str) -> dict[str, str]:
     """Hash of each section of a page: the opening (up to the first ``##`` heading), then each
-    ``##`` heading, keyed by its title; headings inside fenced code do not count."""
-    parts: list[tuple[str, list[str]]] = [(OPENING, [])]
-    fence = None
-    for line in normalised(text).split("\n"):
-        stripped = line.strip()
-        if fence is None:
-            m = _FENCE.match(line)
-            if m:
-                fence = m.group(1)
-            elif line.startswith("## "):
-                parts.append((line[3:].strip(), []))
-        elif stripped and set(stripped) == {fence[0]} and len(stripped) >= len(fence):
-            fence = None
-        parts[-1][1].append(line)
+    ``##`` heading, keyed by its title; only the headings myst-parser reads as headings count (not
+    a ``## comment`` in a code cell)."""
+    lines = normalised(text).split("\n")
+    cuts = [(0, OPENING)] + [(h.start, h.text) for h in myst.headings("\n".join(lines), level=2)]
     out: dict[str, str] = {}
-    for title, lines in parts:
+    for (start, title), (end, _) in zip(cuts, [*cuts[1:], (len(lines), "")]):
         key, n = title, 2
         while key in out:
             key, n = f"{title} ({n})", n + 1
-        out[key] = _digest("\n".join(lines))
+        out[key] = _digest("\n".join(lines[start:end]))
     return out
 
 
@@ -175,6 +164,12 @@ def status(root: Path = ROOT, langs: list[str] | None = None) -> list[Status]:
                 )
             )
     return out
+
+
+def report_lines(root: Path = ROOT) -> list[str]:
+    """One line per translated page that is not up to date (what ``make translations`` prints and
+    the test suite's summary repeats)."""
+    return [s.line() for s in status(root) if s.state != "up to date"]
 
 
 def record(root: Path = ROOT, langs: list[str] | None = None, paths: list[str] | None = None) -> list[str]:

@@ -45,6 +45,15 @@ math {{ font-family: "{FONT_NAME}", math; }}
 """
 
 
+def missing() -> str | None:
+    """Why handouts cannot be printed here (no Chromium), or None."""
+    from tools.maintenance.weight import chromium_paths
+
+    if all(chromium_paths()):
+        return None
+    return "no Chromium (apt-get install chromium chromium-driver): no handouts"
+
+
 @contextlib.contextmanager
 def browser():
     """A headless Chromium (selenium, Debian's chromium and chromium-driver) for printing."""

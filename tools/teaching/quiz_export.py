@@ -295,7 +295,7 @@ def file_name(chapter: str, fmt: str) -> str:
     return f"{chapter}{FORMATS[fmt]}"
 
 
-def write_exports(lang: str, dest: Path) -> list[Path]:
+def write_quiz_exports(lang: str, dest: Path) -> list[Path]:
     """Every chapter's quiz in every format into dest/ (written afresh)."""
     dest = Path(dest)
     dest.mkdir(parents=True, exist_ok=True)
@@ -319,7 +319,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=QUIZZES, help="folder (one sub-folder per language)")
     args = parser.parse_args(argv)
     for lang in args.lang or languages():
-        for path in write_exports(lang, args.out / lang):
+        for path in write_quiz_exports(lang, args.out / lang):
             print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
     return 0
 

@@ -4,7 +4,7 @@ language of the course, and <link rel="alternate" hreflang> tags in the page hea
 The site is laid out as <site>/<lang>/<pagename>.html, where pagenames of the course carry the
 language as a path segment (chapters/it/01-confusion-matrix); the same page in another language
 replaces that segment. Configuration (written by tools/book/build.py into each language's config): ``ba_language`` (this
-site's code, as in the paths), ``ba_languages`` (codes), ``ba_language_names`` ({code: own name}), ``ba_switcher_label`` and
+site's code, as in the paths), ``ba_languages`` (codes), ``ba_site_url`` (course.site_url: the alternate links' base), ``ba_language_names`` ({code: own name}), ``ba_switcher_label`` and
 ``ba_search_label`` (the search button's label, which the theme does not translate into every language).
 """
 
@@ -39,8 +39,15 @@ def on_page_context(app, pagename, templatename, context, doctree):
     context["ba_language_links"] = links
     context["ba_switcher_label"] = app.config.ba_switcher_label
     context["ba_search_label"] = app.config.ba_search_label
+    # Absolute URLs (search engines ignore relative ones), from course.site_url.
+    current = app.config.ba_language or app.config.language
+    base = (app.config.ba_site_url or "").rstrip("/")
     alternates = "".join(
-        f'<link rel="alternate" hreflang="{link["lang"]}" href="{link["url"]}" />\n' for link in links
+        f'<link rel="alternate" hreflang="{link["lang"]}" '
+        f'href="{base}/{link["lang"]}/{_target(pagename, current, link["lang"])}.html" />\n'
+        if base
+        else f'<link rel="alternate" hreflang="{link["lang"]}" href="{link["url"]}" />\n'
+        for link in links
     )
     context["metatags"] = context.get("metatags", "") + alternates
 
@@ -58,6 +65,7 @@ def on_config_inited(app, config):
 def setup(app):
     app.add_config_value("ba_language", "", "html")
     app.add_config_value("ba_languages", [], "html")
+    app.add_config_value("ba_site_url", "", "html")
     app.add_config_value("ba_language_names", {}, "html")
     app.add_config_value("ba_switcher_label", "Language", "html")
     app.add_config_value("ba_search_label", "Search", "html")

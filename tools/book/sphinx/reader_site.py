@@ -91,6 +91,48 @@ def zoomable_images(body: str) -> str:
     return _IMG.sub(wrap, body)
 
 
+# A figure drawn again for a phone's column (tools/book/figures.py: <NAME>.phone.svg beside
+# <NAME>.svg) is shown below this width, in a <picture>: its text stays at least 9 CSS px high.
+PHONE_MEDIA = "(max-width: 599.98px)"
+PHONE_SUFFIX = ".phone.svg"
+_SVG_IMG = re.compile(r'<img\b[^>]*\bsrc="([^"]*?_images/)([^"/]+)\.svg"[^>]*>')
+
+
+def phone_figures(app, body: str) -> str:
+    """Each figure of the page that has a phone layout in the sources is a <picture> whose source
+    for narrow screens is that layout (copied next to the figure in _images at the end of the
+    build)."""
+
+    def picture(m):
+        if _phone_variant(app, m.group(2)) is None:
+            return m.group(0)
+        return (
+            f'<picture><source media="{PHONE_MEDIA}" srcset="{m.group(1)}{m.group(2)}{PHONE_SUFFIX}">'
+            f"{m.group(0)}</picture>"
+        )
+
+    return _SVG_IMG.sub(picture, body)
+
+
+def _phone_variant(app, name: str) -> Path | None:
+    """The phone layout in the sources of the figure copied to _images/<name>.svg, if any."""
+    sources = {dest: src for src, dest in getattr(app.builder, "images", {}).items()}
+    src = sources.get(name + ".svg")
+    variant = Path(app.srcdir, src).with_name(name + PHONE_SUFFIX) if src else None
+    return variant if variant is not None and variant.exists() else None
+
+
+_PHONE_SRCSET = re.compile(r'srcset="[^"]*?_images/([^"/]+)' + re.escape(PHONE_SUFFIX) + '"')
+
+
+def copy_phone_figures(app, outdir: Path, pages: list[str]) -> None:
+    """Copy the phone layouts the pages show (phone_figures) into _images."""
+    for name in sorted({n for page in pages for n in _PHONE_SRCSET.findall(page)}):
+        variant = _phone_variant(app, name)
+        if variant is not None:
+            (outdir / "_images" / (name + PHONE_SUFFIX)).write_bytes(variant.read_bytes())
+
+
 _FONTAWESOME = re.compile(r"[ \t]*<script[^>]*_static/scripts/fontawesome\.js[^>]*></script>\n?")
 _ID = re.compile(r'\bid="([^"]+)"')
 
@@ -124,6 +166,24 @@ def _asset_name(asset) -> str:
     return str(getattr(asset, "filename", asset) or "").split("?")[0]
 
 
+_FIRST_P = re.compile(r"<p>(.*?)</p>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def meta_description(body: str, most: int = 160) -> str:
+    """The page's first paragraph of prose as plain text, cut at a word within ``most`` characters
+    (with an ellipsis), escaped for an attribute: the page's meta description."""
+    import html
+
+    for m in _FIRST_P.finditer(body):
+        text = " ".join(html.unescape(_TAG.sub("", m.group(1))).split())
+        if len(text) >= 40:
+            if len(text) > most:
+                text = text[: most - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+            return html.escape(text, quote=True)
+    return ""
+
+
 def on_page_context(app, pagename, templatename, context, doctree):
     # Without a default colour mode the theme logs "Got invalid theme mode" on a first visit.
     if not context.get("default_mode"):
@@ -137,9 +197,15 @@ def on_page_context(app, pagename, templatename, context, doctree):
                 if not _dropped(asset) and (uses_design or not _asset_name(asset).endswith(DESIGN_ASSETS))
             ]
     body = context.get("body")
+    description = meta_description(body or "")
+    if description and 'name="description"' not in context.get("metatags", ""):
+        context["metatags"] = (
+            context.get("metatags", "") + f'<meta name="description" content="{description}" />\n'
+        )
     if body:
         body = citations_as_list_items(empty_headers_to_cells(summaries_named_by_their_text(body)))
-        context["body"] = unique_ids(zoomable_images(body))
+        body = unique_ids(zoomable_images(body))
+        context["body"] = phone_figures(app, body)
 
 
 _SEARCH_SCRIPTS = re.compile(
@@ -381,12 +447,37 @@ def lean_stylesheets(out: Path, pages: list[str]) -> set[str]:
     return unused
 
 
+# English that sphinx-book-theme's layout writes without gettext: the attribute as written, and the
+# message of the catalogue's theme table that translates its value.
+HARD_CODED = {'<nav aria-label="Page">': "Page"}
+
+
+def hard_coded_words() -> dict[str, str]:
+    """{markup with a hard-coded English word: the same markup in the build's language}, the words
+    translated by Sphinx's translator (localisation.py lays the catalogue's theme table over it)."""
+    from sphinx.locale import _
+
+    return {markup: markup.replace(f'"{word}"', f'"{_(word)}"') for markup, word in HARD_CODED.items()}
+
+
+_BUTTON_LOGO = re.compile(r'(<span class="btn__icon-container">\s*<img )alt="[^"]*"')
+
+
+def decorative_button_logos(page: str) -> str:
+    """A launch button's logo is decorative (alt=""): the button's text names the service beside
+    it, and sphinx-book-theme's alt ("Colab logo", from its macros/buttons.html, which its
+    components import by a relative path that templates_path cannot override) was English on every
+    page."""
+    return _BUTTON_LOGO.sub(r'\1alt=""', page)
+
+
 def on_build_finished(app, exc):
     if exc is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
     out = outdir / "_static"
     pages = {}
+    hard_coded = hard_coded_words()
     for page in outdir.rglob("*.html"):
         if "_static" in page.relative_to(outdir).parts:
             continue
@@ -394,11 +485,15 @@ def on_build_finished(app, exc):
         # The theme's layout loads fontawesome.js from a template of its own (not from script_files),
         # and the search scripts on every page.
         lean = _FONTAWESOME.sub("", text)
+        for english, translated in hard_coded.items():
+            lean = lean.replace(english, translated)
+        lean = decorative_button_logos(lean)
         if page.relative_to(outdir).as_posix() != "search.html":
             lean = without_search_scripts(lean)
         if lean != text:
             page.write_text(lean, encoding="utf-8")
         pages[page] = lean
+    copy_phone_figures(app, outdir, list(pages.values()))
     lean_icons(outdir, list(pages.values()))
     lean_stylesheets(outdir, list(pages.values()))
     # Source maps and the dropped assets are never requested by the pages.

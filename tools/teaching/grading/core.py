@@ -232,6 +232,9 @@ def _report(outcome: Outcome | None) -> dict | None:
     for key in ("calls", "answers", "inputs_at_end", "names"):
         if not isinstance(data.get(key, {}), dict):
             return None
+    # each exercise's calls a list, its other names a mapping: anything else is dropped
+    data["calls"] = {k: v for k, v in data.get("calls", {}).items() if isinstance(v, list)}
+    data["names"] = {k: v for k, v in data.get("names", {}).items() if isinstance(v, dict)}
     return data
 
 
@@ -303,17 +306,40 @@ class Run:
 
 @dataclass
 class Sandbox:
-    """Where kernels run: the prefix, the environment and the folders mounted read-only."""
+    """Where kernels run: the prefix, the folders mounted read-only and the folders hidden (an
+    empty folder in their place)."""
 
     read_only: tuple = ()
     level: str | None = None
+    hidden: tuple = ()
 
     def prefix(self) -> list[str]:
-        return kernel_command([ROOT, *self.read_only], self.level)
+        return kernel_command([ROOT, *self.read_only], self.level, list(self.hidden))
 
     @property
     def name(self) -> str:
         return isolation() if self.level is None else self.level
+
+
+def submission_sandbox(folders, level: str | None = None) -> Sandbox:
+    """The sandbox of the submissions' kernels. What a kernel needs of the course (its ``.venv``
+    and ``src``) is read-only; everything else of the course (the answer keys in ``labs/`` and
+    ``_build/``, the history in ``.git``, the checks' source, which the recorders replace) and the
+    ``folders`` (the submissions, the grades) are hidden: a submission can read neither the answer
+    key nor a classmate's notebook. A folder that holds what a kernel needs is only read-only."""
+    import sys
+
+    needed = [ROOT / ".venv", ROOT / "src", Path(sys.executable).parent, Path(tempfile.gettempdir())]
+    needed = [p.resolve() for p in needed]
+    course = [
+        p for p in ROOT.iterdir() if p.is_dir() and not p.is_symlink() and p.name not in (".venv", "src")
+    ]
+    hidden, read_only = [], []
+    for folder in [Path(f) for f in folders if f is not None]:
+        inside = [n for n in needed if n == folder.resolve() or folder.resolve() in n.parents]
+        (read_only if inside else hidden).append(folder)
+    checks = ROOT / "src" / "beyond_accuracy" / "checks"
+    return Sandbox(tuple(read_only), level, (*course, checks, *hidden))
 
 
 def run_cells(
@@ -921,7 +947,7 @@ def grade_folder(
     if not found.items:
         raise ValueError(f"no file in {submissions}")
     out.mkdir(parents=True, exist_ok=True)
-    sandbox = Sandbox(read_only=tuple(p for p in (found.root, out) if p is not None))
+    sandbox = submission_sandbox((found.root, out))
     total = len(found.items)
     progress(
         f"grading lab {lab} ({lang}): {total} file(s) in {submissions}, {max(1, jobs)} at a time, "
@@ -939,7 +965,16 @@ def grade_folder(
 
     def one(item):
         row = Row(item.rel, item.student, item.student_id, item.layout)
-        row = grade_file(item.path, lab, lang, None, limits, sandbox, row, reference_future, cache)
+        try:
+            row = grade_file(item.path, lab, lang, None, limits, sandbox, row, reference_future, cache)
+        except Exception as error:  # one file the grader cannot handle never costs the others their row
+            if reference_future.done() and reference_future.exception() is not None:
+                raise
+            row.status, row.detail = (
+                COULD_NOT_RUN,
+                f"the grader failed: {type(error).__name__}: {error}"[:300],
+            )
+            row = _empty_verdicts(row, lab_exercises(lab, lang), exercise_definitions(lab))
         done[0] += 1
         progress(f"[{done[0]}/{total}] {item.rel}: {reporting.short_status(row)} ({row.wall:.0f} s)")
         return row

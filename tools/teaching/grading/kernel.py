@@ -33,11 +33,17 @@ import psutil
 from jupyter_client import BlockingKernelClient
 from jupyter_client.connect import write_connection_file
 
-# mounts the folders given read-only, then runs the kernel; the shell stays the namespace's first
-# process (a kernel that is pid 1 could not kill itself, as kernels elsewhere can)
+# mounts the first folders given read-only and hides the next ones (an empty, read-only tmpfs over
+# each), then runs the kernel; the shell stays the namespace's first process (a kernel that is pid 1
+# could not kill itself, as kernels elsewhere can)
 _MOUNT_SCRIPT = """n=$1; shift
 while [ "$n" -gt 0 ]; do
   mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" || exit 97
+  shift; n=$((n - 1))
+done
+n=$1; shift
+while [ "$n" -gt 0 ]; do
+  mount -t tmpfs -o ro,size=4k,mode=555 tmpfs "$1" || exit 98
   shift; n=$((n - 1))
 done
 "$@"
@@ -98,7 +104,9 @@ def isolation() -> str:
     if not unshare:
         return "none"
     with tempfile.TemporaryDirectory(prefix="ba-probe-") as probe:
-        full = [unshare, *_NAMESPACES, "sh", "-c", _MOUNT_SCRIPT, "sh", "1", probe, "true"]
+        hidden = Path(probe) / "hidden"
+        hidden.mkdir()
+        full = [unshare, *_NAMESPACES, "sh", "-c", _MOUNT_SCRIPT, "sh", "1", probe, "1", str(hidden), "true"]
         if subprocess.run(full, capture_output=True).returncode == 0:
             return "namespaces"
     if subprocess.run([unshare, "-rn", "true"], capture_output=True).returncode == 0:
@@ -106,22 +114,25 @@ def isolation() -> str:
     return "none"
 
 
-def kernel_command(read_only: list[Path], level: str | None = None) -> list[str]:
-    """The prefix that runs a kernel inside the sandbox."""
+def kernel_command(read_only: list[Path], level: str | None = None, hidden: list[Path] = ()) -> list[str]:
+    """The prefix that runs a kernel inside the sandbox: the ``read_only`` folders mounted
+    read-only, the ``hidden`` ones replaced by an empty folder (with namespaces only)."""
     level = isolation() if level is None else level
     unshare = shutil.which("unshare") or "unshare"
     if level == "namespaces":
         folders = [str(Path(p).resolve()) for p in dict.fromkeys(read_only) if Path(p).exists()]
+        hide = [str(Path(p).resolve()) for p in dict.fromkeys(hidden) if Path(p).is_dir()]
         return [
             unshare,
-            "-rmnpf",
-            "--kill-child",
+            *_NAMESPACES,
             "sh",
             "-c",
             _MOUNT_SCRIPT,
             "sh",
             str(len(folders)),
             *folders,
+            str(len(hide)),
+            *hide,
         ]
     if level == "network":
         return [unshare, "-rn"]

@@ -433,6 +433,37 @@ def cases(
         shape="print and json.dumps patched",
     )
 
+    # the answer key read from the course's folder, then a classmate's notebook from the folders
+    # the sandbox mounts (found in /proc/self/mountinfo); their answer cells and check calls run
+    steal = (
+        "import glob, json, os, beyond_accuracy\n"
+        "_root = os.path.dirname(os.path.dirname(os.path.dirname(beyond_accuracy.__file__)))\n"
+        f"_keys = glob.glob(os.path.join(_root, 'labs', '*', '{lab:02d}-*.ipynb'))\n"
+        "_places = [line.split()[4] for line in open('/proc/self/mountinfo')]\n"
+        "_found = [os.path.join(d, n) for p in _places if not p.startswith(('/proc', '/sys', '/dev')) and p != '/'\n"
+        "          for d, _, files in os.walk(p) if '.venv' not in d for n in files if n.endswith('.ipynb')]\n"
+        "for _path in _keys + _found:\n"
+        "    try:\n"
+        "        _cells = [''.join(c['source']) for c in json.load(open(_path))['cells'] if c['cell_type'] == 'code']\n"
+        "    except Exception:\n"
+        "        continue\n"
+        f"    if any(c.startswith({[f.var[n] + ' = ...' for n in names]!r}) for c in _cells) or '_places' in ''.join(_cells):\n"
+        "        continue\n"
+        "    for _cell in _cells[1:]:\n"
+        "        try:\n"
+        "            exec(_cell)\n"
+        "        except Exception:\n"
+        "            pass\n"
+        "    break\n"
+    )
+    add(
+        "cheat_reads_key_and_classmates.ipynb",
+        _text(_append(f.wrong(), steal)),
+        default=NOT_YET,
+        cheat=True,
+        shape="the answer key and a classmate's notebook read through the sandbox and run",
+    )
+
     # --- notebooks that misbehave ------------------------------------------------------------------
     if misbehaving:
         nb = f.right()

@@ -53,12 +53,9 @@ function baCalCurve(y, p, nBins) {
 
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (k) => baLabel(data, k);
+    const { data, style, L, root } = baStart(el, model);
     const y = Array.from(data.y, (c) => (c === "1" ? 1 : 0));
     const f3 = (v) => baFmt(v, 3, false, style);
-    const root = baRoot(el, model);
     const first = data.calibrators.find((c) => c !== "none") || data.calibrators[0];
     const choice = { model: data.models[0], calibrator: first, bins: data.n_bins };
     const name = (key) => L(`name:${key}`);
@@ -82,8 +79,8 @@ export default {
     plot.svg.appendChild(dots);
     const key = (cls, text) => baEl("span", { class: "ba-caption" }, [
       baEl("span", { "aria-hidden": "true", style: `color:${cls}` }, "● "), text]);
-    const legend = baEl("p", { class: "ba-caption" }, [key("#1f6fb4", L("cal_uncalibrated")), " · ",
-      key("#c0503a", L("cal_with_calibrator")), " · ", L("perfect_calibration") + " - - -"]);
+    const legend = baEl("p", { class: "ba-caption" }, [key("var(--ba-blue)", L("cal_uncalibrated")), " · ",
+      key("var(--ba-red)", L("cal_with_calibrator")), " · ", L("perfect_calibration") + " - - -"]);
     const summary = baSummary();
     root.append(
       baEl("div", { class: "ba-controls" }, [modelMenu.root, calMenu.root, bins.root]),
@@ -120,8 +117,8 @@ export default {
       rawLine.set(rawPts);
       calLine.set(calPts);
       dots.replaceChildren();
-      drawDots(rawPts, "#1f6fb4", "uncalibrated");
-      drawDots(calPts, "#c0503a", "calibrated");
+      drawDots(rawPts, "var(--ba-blue)", "uncalibrated");
+      drawDots(calPts, "var(--ba-red)", "calibrated");
       const values = { model: name(choice.model), calibrator: name(choice.calibrator),
         bins: baCounted(L, "cal_bins", choice.bins), ece: f3(ece), brier: f3(brier),
         changed: baCounted(L, "cal_changed", changed, null, { threshold: thresholdText }) };

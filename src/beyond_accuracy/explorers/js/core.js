@@ -60,8 +60,29 @@ function baCounted(L, key, n, shown, values = {}) {
 // .ba-metrics is a <dl>: JupyterLab and the classic notebook style every dl/dt/dd of an output
 // (".jp-OutputArea-output dt {float: left; width: 20%}"), which squeezed the labels letter by letter;
 // the doubled class outranks those rules.
-const BA_CSS = `
-.ba-explorer{font-size:0.95rem;line-height:1.4;margin:1rem 0;padding:0.75rem;border:1px solid #c8ccd2;
+// The widgets carry their own colours (text, background, the plots' marks) in both colour modes, so
+// that no page or notebook theme paints them unreadable (WCAG AA: 4.5:1 for text, 3:1 for the
+// marks; tests/browser/test_widget_colours.py measures every text node). Light unless the page says
+// dark: pydata-sphinx-theme's html[data-theme=dark]; JupyterLab's and VS Code's dark themes (their
+// --jp-*/--vscode-* variables and body classes; anywidget passes no theme of its own); where no page
+// theme says either, the system's prefers-color-scheme (Colab's and classic Jupyter's dark modes).
+const BA_PALETTE = `
+.ba-explorer,.ba-quiz{--ba-fg:#1d2127;--ba-bg:#ffffff;--ba-muted:#5c6470;--ba-border:#8a929c;
+ --ba-blue:#1f6fb4;--ba-red:#b8452e;--ba-right:#1a7f4b;--ba-wrong:#b3361f;--ba-code:rgba(110,118,129,0.14);
+ color:var(--ba-fg);background:var(--ba-bg)}
+@media (prefers-color-scheme:dark){
+ html:not([data-theme=light]) body:not([data-jp-theme-light=true]):not(.vscode-light) :is(.ba-explorer,.ba-quiz){
+ --ba-fg:#e3e7ec;--ba-bg:#1c2026;--ba-muted:#a9b1bb;--ba-border:#7d8590;--ba-blue:#6cb2f0;--ba-red:#f08c74;
+ --ba-right:#4fcf8a;--ba-wrong:#ff8a70;--ba-code:rgba(160,170,182,0.18)}}
+html[data-theme=dark] :is(.ba-explorer,.ba-quiz),body[data-jp-theme-light=false] :is(.ba-explorer,.ba-quiz),
+body.vscode-dark :is(.ba-explorer,.ba-quiz),body.vscode-high-contrast:not(.vscode-high-contrast-light) :is(.ba-explorer,.ba-quiz){
+ --ba-fg:#e3e7ec;--ba-bg:#1c2026;--ba-muted:#a9b1bb;--ba-border:#7d8590;--ba-blue:#6cb2f0;--ba-red:#f08c74;
+ --ba-right:#4fcf8a;--ba-wrong:#ff8a70;--ba-code:rgba(160,170,182,0.18)}
+.ba-explorer code,.ba-quiz code{color:inherit;background:var(--ba-code);border:0;padding:0.05em 0.25em;border-radius:3px}
+`;
+
+const BA_CSS = BA_PALETTE + `
+.ba-explorer{font-size:0.95rem;line-height:1.4;margin:1rem 0;padding:0.75rem;border:1px solid var(--ba-border);
  border-radius:6px;max-width:100%;box-sizing:border-box;overflow-wrap:break-word;hyphens:auto}
 .ba-explorer *{box-sizing:border-box}
 .ba-controls{display:flex;flex-wrap:wrap;gap:0.5rem 1.25rem;margin-bottom:0.5rem}
@@ -74,7 +95,7 @@ const BA_CSS = `
 .ba-row>*{flex:1 1 15rem;min-width:0}
 .ba-matrix-wrap{max-width:100%;overflow-x:auto}
 .ba-matrix{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:0.25rem 0}
-.ba-matrix th,.ba-matrix td{border:1px solid #c8ccd2;padding:0.25rem 0.5rem;text-align:center}
+.ba-matrix th,.ba-matrix td{border:1px solid var(--ba-border);padding:0.25rem 0.5rem;text-align:center}
 .ba-matrix th{font-weight:600;background:rgba(128,128,128,0.08)}
 .ba-matrix td.ba-ok{background:rgba(0,120,80,0.12)}
 .ba-matrix td.ba-bad{background:rgba(200,60,40,0.12)}
@@ -88,10 +109,10 @@ const BA_CSS = `
 .ba-plot svg{width:100%;height:auto;display:block;overflow:visible}
 .ba-plot .ba-axis{stroke:currentColor;stroke-width:1;fill:none}
 .ba-plot .ba-grid{stroke:rgba(128,128,128,0.25);stroke-width:1}
-.ba-plot .ba-line{fill:none;stroke:#1f6fb4;stroke-width:2}
-.ba-plot .ba-line.ba-alt{stroke:#c0503a}
-.ba-plot .ba-ref{fill:none;stroke:rgba(128,128,128,0.8);stroke-width:1;stroke-dasharray:4 3}
-.ba-plot .ba-point{fill:#c0503a;stroke:#fff;stroke-width:1.5}
+.ba-plot .ba-line{fill:none;stroke:var(--ba-blue);stroke-width:2}
+.ba-plot .ba-line.ba-alt{stroke:var(--ba-red)}
+.ba-plot .ba-ref{fill:none;stroke:var(--ba-muted);stroke-width:1;stroke-dasharray:4 3}
+.ba-plot .ba-point{fill:var(--ba-red);stroke:var(--ba-bg);stroke-width:1.5}
 .ba-plot text{fill:currentColor;font-size:11px}
 .ba-plot .ba-axis-label{font-size:0.85rem;line-height:1.25;margin:0}
 .ba-plot .ba-axis-label.ba-x{text-align:center}
@@ -135,6 +156,13 @@ function baRoot(el, model, kind = "ba-explorer") {
   const root = baEl("div", { class: kind, lang: model.get("lang") || "en" });
   el.appendChild(root);
   return root;
+}
+
+// What every explorer starts from: its exported data, the page's number style, its labels and its
+// root element.
+function baStart(el, model, kind = "ba-explorer") {
+  const data = model.get("data");
+  return { data, style: data.number_style, L: (key) => baLabel(data, key), root: baRoot(el, model, kind) };
 }
 
 // A labelled range slider; onInput(value) runs on every input event (drag, keys, touch).

@@ -4,10 +4,7 @@
 // threshold_table), c_fp, c_fn ({min, max, step, value}), labels, number_style}.
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (k) => baLabel(data, k);
-    const root = baRoot(el, model);
+    const { data, style, L, root } = baStart(el, model);
     const ts = data.thresholds, fp = data.fp, fn = data.fn, m = data.m;
     const costs = { c_fp: data.c_fp.value, c_fn: data.c_fn.value };
     const money = (v) => baFmt(v, 0, false, style);

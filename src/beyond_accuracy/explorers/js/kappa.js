@@ -30,12 +30,9 @@ function baKappaScores(grading, s) {
 
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (key) => baLabel(data, key);
+    const { data, style, L, root } = baStart(el, model);
     const shares = data.shares, grading = data.grading, k = grading.length;
     const pct = (v) => baFmt(v, 0, true, style);
-    const root = baRoot(el, model);
     const start = Math.max(0, shares.indexOf(data.share));
 
     const slider = baSlider({ control: "share", label: L("class_one_share"), min: 0, max: shares.length - 1,
@@ -74,10 +71,10 @@ export default {
     plot.line(path.map(([s, r]) => [s, r.accuracy]), "ba-line");
     plot.line(path.map(([s, r]) => [s, r.qwk]), "ba-line ba-alt");
     const accPoint = plot.point("accuracy"), qwkPoint = plot.point("qwk");
-    plot.svg.querySelector('[data-point="accuracy"]').style.fill = "#1f6fb4";
+    plot.svg.querySelector('[data-point="accuracy"]').style.fill = "var(--ba-blue)";
     const legend = baEl("p", { class: "ba-caption" }, [
-      baEl("span", { "aria-hidden": "true", style: "color:#1f6fb4" }, "— "), L("accuracy"), " · ",
-      baEl("span", { "aria-hidden": "true", style: "color:#c0503a" }, "— "), L("weighted_kappa")]);
+      baEl("span", { "aria-hidden": "true", style: "color:var(--ba-blue)" }, "— "), L("accuracy"), " · ",
+      baEl("span", { "aria-hidden": "true", style: "color:var(--ba-red)" }, "— "), L("weighted_kappa")]);
     const summary = baSummary();
     root.append(
       baEl("div", { class: "ba-controls" }, [slider.root, shareCell]),

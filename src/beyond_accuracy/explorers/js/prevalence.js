@@ -4,10 +4,7 @@
 // step, value}), population, labels, number_style}.
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (k) => baLabel(data, k);
-    const root = baRoot(el, model);
+    const { data, style, L, root } = baStart(el, model);
     const n = data.population;
     const f2 = (v) => baFmt(v, 2, false, style);
     const pct = (v) => baFmt(v, 1, true, style);

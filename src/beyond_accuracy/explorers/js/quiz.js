@@ -7,24 +7,24 @@
 // state.answers[id].
 
 const BA_QUIZ_CSS = `
-.ba-quiz{font-size:0.95rem;line-height:1.45;margin:1rem 0;padding:0.75rem;border:1px solid #c8ccd2;
+.ba-quiz{font-size:0.95rem;line-height:1.45;margin:1rem 0;padding:0.75rem;border:1px solid var(--ba-border);
  border-radius:6px;max-width:100%;box-sizing:border-box;overflow-wrap:anywhere}
 .ba-quiz *{box-sizing:border-box}
 .ba-quiz .ba-quiz-title{font-weight:700;margin:0 0 0.5rem}
 .ba-quiz fieldset{border:0;margin:0;padding:0;min-width:0}
 .ba-quiz fieldset+fieldset{margin-top:1rem}
 .ba-quiz legend{float:none;width:auto;padding:0;margin:0 0 0.35rem;font-size:1em;line-height:1.4;font-weight:600}
-.ba-quiz .ba-quiz-number{display:block;font-weight:400;font-size:0.85rem;opacity:0.8}
+.ba-quiz .ba-quiz-number{display:block;font-weight:400;font-size:0.85rem;color:var(--ba-muted)}
 .ba-quiz-option{display:flex;align-items:center;gap:0.6rem;min-height:44px;padding:0.35rem 0.5rem;
  margin:0.15rem 0;border:1px solid transparent;border-radius:4px;cursor:pointer;touch-action:manipulation}
-.ba-quiz-option:hover{border-color:#c8ccd2}
+.ba-quiz-option:hover{border-color:var(--ba-border)}
 .ba-quiz-option input{flex:none;width:1.25rem;height:1.25rem;margin:0;cursor:pointer}
-.ba-quiz-option:focus-within{outline:2px solid #1f6fb4;outline-offset:1px}
+.ba-quiz-option:focus-within{outline:2px solid var(--ba-blue);outline-offset:1px}
 .ba-quiz-option.ba-quiz-chosen{border-color:currentColor}
 .ba-quiz-feedback{margin:0.35rem 0 0;padding:0;min-height:0}
-.ba-quiz-feedback:not(:empty){padding:0.45rem 0.6rem;border-left:4px solid #888;background:rgba(128,128,128,0.08)}
-.ba-quiz-feedback[data-result="right"]{border-left-color:#1a7f4b;background:rgba(0,120,80,0.10)}
-.ba-quiz-feedback[data-result="wrong"]{border-left-color:#b3361f;background:rgba(200,60,40,0.10)}
+.ba-quiz-feedback:not(:empty){padding:0.45rem 0.6rem;border-left:4px solid var(--ba-border);background:rgba(128,128,128,0.08)}
+.ba-quiz-feedback[data-result="right"]{border-left-color:var(--ba-right);background:rgba(0,120,80,0.10)}
+.ba-quiz-feedback[data-result="wrong"]{border-left-color:var(--ba-wrong);background:rgba(200,60,40,0.10)}
 .ba-quiz-mark{font-weight:700;}
 .ba-quiz code{font-size:0.9em;overflow-wrap:anywhere;word-break:break-word}
 `;

@@ -16,13 +16,10 @@ function baReviewCurve(ranked) {
 
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (key) => baLabel(data, key);
+    const { data, style, L, root } = baStart(el, model);
     const ranked = Array.from(data.ranked, (c) => (c === "1" ? 1 : 0));
     const { found, total } = baReviewCurve(ranked);
     const maxK = data.max_k;
-    const root = baRoot(el, model);
 
     const slider = baSlider({ control: "k", label: L("examples_reviewed"), min: 1, max: maxK, step: 1,
       value: data.k, format: (v) => baFmt(v, 0, false, style), onInput: (v) => update(v) });
@@ -36,10 +33,10 @@ export default {
     plot.line(ks.map((k) => [k, found[k - 1] / k]), "ba-line");
     plot.line(ks.map((k) => [k, found[k - 1] / total]), "ba-line ba-alt");
     const precisionPoint = plot.point("precision_at_k"), recallPoint = plot.point("recall_at_k");
-    plot.svg.querySelector('[data-point="precision_at_k"]').style.fill = "#1f6fb4";
+    plot.svg.querySelector('[data-point="precision_at_k"]').style.fill = "var(--ba-blue)";
     const legend = baEl("p", { class: "ba-caption" }, [
-      baEl("span", { "aria-hidden": "true", style: "color:#1f6fb4" }, "— "), L("precision_at_k"), " · ",
-      baEl("span", { "aria-hidden": "true", style: "color:#c0503a" }, "— "), L("recall_at_k"), " · ",
+      baEl("span", { "aria-hidden": "true", style: "color:var(--ba-blue)" }, "— "), L("precision_at_k"), " · ",
+      baEl("span", { "aria-hidden": "true", style: "color:var(--ba-red)" }, "— "), L("recall_at_k"), " · ",
       "- - - ", L("random_order")]);
     const summary = baSummary();
     root.append(

@@ -16,12 +16,9 @@ function baPrSteps(points) {
 
 export default {
   render({ model, el }) {
-    const data = model.get("data");
-    const style = data.number_style;
-    const L = (k) => baLabel(data, k);
+    const { data, style, L, root } = baStart(el, model);
     const y = data.y, scores = data.scores;
     const td = data.threshold_digits;
-    const root = baRoot(el, model);
     const curves = baCurves(y, scores);
     const f1 = (v) => baFmt(v, 1, false, style);
 

@@ -83,7 +83,38 @@
     window.addEventListener("resize", () => boxes.forEach(update));
   }
 
+  // On the search page the language switcher keeps the query (?q=...): the same search in the
+  // other language's index.
+  function switcherKeepsQuery() {
+    if (!/[?&]q=/.test(window.location.search)) return;
+    document.querySelectorAll(".ba-language-switcher a.ba-language").forEach((a) => {
+      if (/\/search\.html$/.test(a.pathname)) a.search = window.location.search;
+    });
+  }
+
+  // Search results' snippets come from each found page's [role=main], which in this theme holds
+  // the article header too (the sidebar toggles, the language switcher, the page's buttons): their
+  // words are taken out before Sphinx's searchtools.js cuts the snippet.
+  if (window.Search && typeof window.Search.htmlToText === "function") {
+    const toText = window.Search.htmlToText;
+    window.Search.htmlToText = (htmlString, anchor) => {
+      const page = new DOMParser().parseFromString(htmlString, "text/html");
+      page.querySelectorAll(".bd-header-article, .bd-footer-article, .prev-next-area, .ba-language-switcher")
+        .forEach((el) => el.remove());
+      return toText(page.documentElement.outerHTML, anchor);
+    };
+  }
+
+  // On a phone the page's contents open in a drawer (a <dialog>) over three quarters of the
+  // screen; tapping an entry goes to that section and closes the drawer.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest && event.target.closest("dialog a[href*='#']");
+    const drawer = link && link.closest("dialog[open]");
+    if (drawer && link.pathname === window.location.pathname) setTimeout(() => drawer.close(), 0);
+  });
+
   function ready() {
+    switcherKeepsQuery();
     formulaBoxes();
     forwardToggles(".primary-toggle");
     forwardToggles(".secondary-toggle");
