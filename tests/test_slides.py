@@ -14,7 +14,7 @@ from beyond_accuracy import term
 from tools.editions.derive import raw_myst
 from tools.language.translations import status
 from tools.project import ROOT, languages
-from tools.teaching.slides import MARKER, REVEAL_FILES, chapters, deck_html, slides_of
+from tools.teaching.slides import MARKER, REVEAL_FILES, chapters, deck_html, deck_slides, slides_of
 
 STEMS = sorted(p.stem for p in chapters("en"))
 # Chapters whose translation is recorded as behind its English page (translations.json): on main
@@ -73,7 +73,7 @@ def test_decks_are_on_the_site_linked_from_their_chapter_and_need_no_cdn(site, l
         )
         assert not raw_myst(deck_text(deck)), f"{lang}/{src.stem}: raw MyST {raw_myst(deck_text(deck))}"
         assert "$$" not in deck_text(deck) and not re.search(r"\$[^$\s][^$]*\$", deck_text(deck))
-        assert deck.count("<section") == len(slides_of(src))
+        assert deck.count("<section") == len(deck_slides(src))  # the fitted slides
         for ref in re.findall(r'(?:src|href)="([^"]+)"', deck):
             assert not ref.startswith(("http:", "https:", "//")), f"{lang}/{src.stem} loads {ref}"
             if not ref.startswith("data:"):

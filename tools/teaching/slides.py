@@ -599,7 +599,8 @@ STYLE = f"""
 .reveal .ba-predict .ba-body {{ border-left: 6px solid #2e7d32; padding-left: 20px; }}
 .reveal .ba-figure .ba-body {{ display: flex; flex-direction: column; }}
 .reveal .ba-image {{ flex: 1 1 0; min-height: 0; }}
-.reveal .ba-image img {{ display: block; width: 100%; height: 100%; object-fit: contain; margin: 0; }}
+.reveal .ba-image img {{ display: block; width: 100%; height: 100%; object-fit: contain; margin: 0;
+  max-width: 100%; max-height: 100%; border: 0; box-shadow: none; }}  /* reveal's theme: 95 % */
 .reveal .ba-caption {{ flex: none; font-size: {CAPTION_PX}px; color: #444; margin: {LABEL_GAP}px 0 0; }}
 .reveal .ba-quiz ol.ba-options {{ list-style-type: upper-alpha; }}
 .reveal .ba-quiz .fragment.highlight-green.visible {{ color: #1b5e20; font-weight: 600; }}
