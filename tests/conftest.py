@@ -270,20 +270,13 @@ def wheel_python(tmp_path_factory) -> Path:
     return venv_python(root / "venv")
 
 
-# Handouts (tools/teaching/handouts.py) print every deck of a language in headless Chromium, about
-# 7 minutes a language on 2 cores: `make test` prints one language's (the reference language's),
-# and BA_ALL_HANDOUTS=1 prints every language's (`make handouts-test`).
-def handout_languages() -> list[str]:
-    from tools.project import languages, reference_language
-
-    return languages() if os.environ.get("BA_ALL_HANDOUTS") == "1" else [reference_language()]
-
-
 @pytest.fixture(scope="session")
 def printed_handouts(tmp_path_factory):
     """``printed_handouts(lang)``: the folder where the language's handouts were printed once per run
     by write_handouts: ``decks/`` the decks and sheets printed, ``pdf/`` the handouts. Skips a
     language this run does not print (handout_languages) or a machine without Chromium."""
+    from site_build import handout_languages
+
     from tools.teaching.handouts import missing, write_handouts
 
     def of(lang: str) -> Path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import os
 import sys
 from pathlib import Path
 
@@ -66,6 +67,15 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     return 0 if build_locked(args.root, args.editions, args.jobs) else 1
+
+
+# Handouts (tools/teaching/handouts.py) print every deck of a language in headless Chromium, about
+# 7 minutes a language on 2 cores: `make test` prints one language's (the reference language's),
+# and BA_ALL_HANDOUTS=1 prints every language's (`make handouts-test`).
+def handout_languages() -> list[str]:
+    from tools.project import languages, reference_language
+
+    return languages() if os.environ.get("BA_ALL_HANDOUTS") == "1" else [reference_language()]
 
 
 if __name__ == "__main__":

@@ -68,7 +68,7 @@ def handouts_of(monkeypatch, request):
     import tools.teaching.handouts as handouts
 
     def of(lang: str) -> bool:
-        from conftest import handout_languages
+        from site_build import handout_languages
 
         if lang in handout_languages() and not handouts.missing():
             printed = request.getfixturevalue("printed_handouts")(lang) / "pdf"

@@ -142,6 +142,35 @@ def extra_builders() -> dict:
     return found
 
 
+# What an extra's file is, by the end of its name (the catalogue's words for it).
+EXTRA_KINDS = {
+    ".moodle.xml": "pack_quiz_moodle",
+    ".gift.txt": "pack_quiz_gift",
+    ".qti.zip": "pack_quiz_qti",
+    "-exercises.pdf": "pack_handout_sheet",
+    ".pdf": "pack_handout_slides",
+}
+
+
+def _extra_lines(names: list[str], lang: str) -> list[str]:
+    """The README's lines of an extra's files: grouped by what they are (the catalogue's words),
+    each file under its group; a file of no known kind on a line of its own."""
+    groups: dict[str | None, list[str]] = {}
+    for name in names:
+        groups.setdefault(next((k for end, k in EXTRA_KINDS.items() if name.endswith(end)), None), []).append(
+            name
+        )
+    lines = []
+    order = list(EXTRA_KINDS.values())
+    for kind, files in sorted(groups.items(), key=lambda g: order.index(g[0]) if g[0] else len(order)):
+        if kind is None:
+            lines += [f"- `{name}`" for name in files]
+        else:
+            lines.append(f"- {term(kind, lang)}:")
+            lines += [f"  - `{name}`" for name in files]
+    return lines
+
+
 def week_table(lang: str, entries: list[tuple[int, str, list]], words: dict[int, int]) -> list[str]:
     """The week-by-week plan: one row per chapter, with its deck, quiz and lab, the lab's measured
     run time (tools/teaching/lab_times.csv) and the words of its student notebook (``words``)."""
@@ -265,7 +294,7 @@ def readme(
     lines += [f"### {term('pack_extras', lang)}", ""]
     if any(extras.values()):
         for folder in EXTRAS:
-            lines += [f"- `{name}`" for name in extras.get(folder, [])]
+            lines += _extra_lines(extras.get(folder, []), lang)
     else:
         lines.append(term("pack_extras_missing", lang))
     lines += ["", f"## {term('pack_weeks', lang)}", "", term("pack_weeks_intro", lang), ""]
