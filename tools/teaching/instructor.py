@@ -294,7 +294,11 @@ def readme(
     lines += [f"### {term('pack_extras', lang)}", ""]
     if any(extras.values()):
         for folder in EXTRAS:
-            lines += _extra_lines(extras.get(folder, []), lang)
+            if extras.get(folder):
+                lines.append(f"- `{folder}/`")
+                lines += ["  " + line for line in _extra_lines(extras[folder], lang)]
+            else:
+                lines.append(f"- `{folder}/`: {term('pack_extra_absent', lang)}")
     else:
         lines.append(term("pack_extras_missing", lang))
     lines += ["", f"## {term('pack_weeks', lang)}", "", term("pack_weeks_intro", lang), ""]
