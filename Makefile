@@ -44,7 +44,7 @@ slides: $(STAMP)           ## reveal.js decks of every chapter -> _build/slides/
 handouts: $(STAMP)         ## PDFs of the decks and exercise sheets (headless Chromium) -> _build/handouts/<lang>/
 	$(PY) -m tools.teaching.handouts
 
-handouts-test: $(STAMP)    ## the handouts' tests in every language (make test prints one language's; ~7 min a language)
+handouts-test: $(STAMP)    ## the handouts' tests in every language (make test prints one language's; minutes a language)
 	BA_ALL_HANDOUTS=1 $(PY) -m pytest -n $(JOBS) -p no:cacheprovider -m "" tests/browser/test_handouts.py
 
 quizzes: $(STAMP)          ## the chapters' quizzes as Moodle XML, GIFT and QTI 1.2 -> _build/quizzes/<lang>/

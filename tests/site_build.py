@@ -69,9 +69,9 @@ def main(argv=None) -> int:
     return 0 if build_locked(args.root, args.editions, args.jobs) else 1
 
 
-# Handouts (tools/teaching/handouts.py) print every deck of a language in headless Chromium, about
-# 7 minutes a language on 2 cores: `make test` prints one language's (the reference language's),
-# and BA_ALL_HANDOUTS=1 prints every language's (`make handouts-test`).
+# Handouts (tools/teaching/handouts.py) print every deck of a language in headless Chromium, minutes
+# a language (en: 134 s on a loaded 2-core machine, 2026-12-07): `make test` prints the reference
+# language's only, and BA_ALL_HANDOUTS=1 prints every language's (`make handouts-test`).
 def handout_languages() -> list[str]:
     from tools.project import languages, reference_language
 
