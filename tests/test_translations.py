@@ -227,3 +227,18 @@ def test_make_translations_passes_its_options(args, expected):
     ).stdout
     command = [line for line in out.splitlines() if "tools.language.translations" in line]
     assert len(command) == 1 and expected in " ".join(command[0].split())
+
+
+def test_a_new_wording_of_the_language_cell_puts_no_page_behind():
+    """The first code cell is derived per language (tools.project.first_cell): rewording its
+    messages (say, an apostrophe made typographic) changes no page its translations follow."""
+    page = (ROOT / "chapters/en/01-confusion-matrix.md").read_text(encoding="utf-8")
+    first = page.index("```{code-cell}")
+    end = page.index("\n```", first + 3)
+    reworded = page[:first] + page[first:end].replace("The course", "This course") + page[end:]
+    assert reworded != page and "This course" in reworded
+    assert tr.sections(reworded) == tr.sections(page)
+    # a change to any other code cell still counts
+    second = page.index("```{code-cell}", end)
+    edited = page[:second] + page[second:].replace("\n```\n", "\nx = 1\n```\n", 1)
+    assert tr.sections(edited) != tr.sections(page)

@@ -358,13 +358,14 @@ def relaid_for_phone(fig) -> bool:
     target = limit * 0.94
     # Legends' and titles' long lines would keep the figure wide: broken into lines that fit (a
     # legend sits inside its axes, so in half the width).
-    chars = int(target * 72 / (0.55 * smallest_font(fig)))
-    wraps = [(t, chars) for t in fig.texts]
+    # Each text's line length follows its own font size (a 10 pt title breaks sooner than 8 pt text).
+    wraps = [(t, 1.0) for t in fig.texts]
     for ax in fig.axes:
-        wraps += [(ax.title, chars), (ax._left_title, chars // 2), (ax._right_title, chars // 2)]
+        wraps += [(ax.title, 1.0), (ax._left_title, 0.5), (ax._right_title, 0.5)]
         if ax.get_legend():
-            wraps += [(t, chars // 2) for t in ax.get_legend().get_texts()]
-    for text, most in wraps:
+            wraps += [(t, 0.5) for t in ax.get_legend().get_texts()]
+    for text, share in wraps:
+        most = int(share * target * 72 / (0.55 * text.get_fontsize()))
         lines = text.get_text().split("\n")
         if any(len(line) > max(most, 12) for line in lines):
             text.set_text("\n".join(textwrap.fill(line, max(most, 12)) for line in lines))
