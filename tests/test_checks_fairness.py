@@ -103,7 +103,7 @@ def test_every_prompt_states_the_precision_its_check_accepts(lab, lang):
     for name, exercise in lab_exercises(lab).items():
         if exercise.kind == "choice" or name == "counts":  # counts: "(tp, fp, fn, tn)", four counts
             continue
-        prompt = " ".join(prompts[name].split())
+        prompt = " ".join(prompts[name][-1].split())
         if exercise.whole:
             assert COUNT[lang] in prompt.casefold(), (lab, name, lang)
             continue

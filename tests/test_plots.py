@@ -596,11 +596,12 @@ def test_score_strip_puts_each_class_on_its_row_whatever_the_style():
     assert positives.get_zorder() == negatives.get_zorder() == 3
     assert [t.get_text() for t in ax.get_yticklabels()] == ["well", "ill"]
     assert list(ax.get_yticks()) == [0, 1]
-    assert ax.get_ylim() == (-0.6, 1.7) and ax.get_xlim() == (-0.02, 1.02)
+    # two thresholds: their labels take two rows above the strips
+    assert ax.get_ylim() == (-0.6, 2.0) and ax.get_xlim() == (-0.02, 1.02)
     lines = ax.get_lines()
     assert [list(line.get_xdata()) for line in lines] == [[0.3, 0.3], [0.6, 0.6]]
     assert all((line.get_color(), line.get_linewidth()) == ("0.25", 1.2) for line in lines)
-    assert [t.get_position() for t in ax.texts] == [(0.3, 1.45), (0.6, 1.45)]
+    assert [t.get_position() for t in ax.texts] == [(0.3, 1.45), (0.6, 1.75)]
     assert all((t.get_ha(), t.get_fontsize()) == ("center", 8) for t in ax.texts)
 
 

@@ -21,7 +21,9 @@ from beyond_accuracy import fmt
 from beyond_accuracy.metrics import expected_calibration_error, precision_at_k, recall_at_k
 
 PAGES = {
-    "calibration": ["chapters/{lang}/03-calibration.html", "labs/{lang}/03-trust-lab.html"],
+    # (lab 3's explorer is a hide-output-student output: the site shows labs as students get them,
+    # so it appears only when the student runs the cell)
+    "calibration": ["chapters/{lang}/03-calibration.html"],
     "kappa": ["chapters/{lang}/04-ordinal.html"],
     "review": ["chapters/{lang}/05-error-inspection.html"],
 }
