@@ -278,7 +278,7 @@ def slide_scale(module, lang: str) -> float:
     smallest text is SLIDE_MIN_TEXT px in SLIDE_BOX, unless some of its texts then overlap that
     do not overlap at full size (tick labels that collide, an axis label longer than its axis) or
     the layout gives up: then the smallest scale, to 0.02, at which neither happens, and the
-    figure's text stays smaller than SLIDE_MIN_TEXT (tests/browser/test_slides.py reports it)."""
+    figure's text stays smaller than SLIDE_MIN_TEXT (tests/browser/test_slide_decks.py reports it)."""
     px, clean = _probe(module, lang, 1.0)
     if px >= SLIDE_MIN_TEXT:
         return 1.0

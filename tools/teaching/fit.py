@@ -6,7 +6,7 @@ files the browser loads) give each word's width, and a greedy line breaker, like
 gives the number of lines of a paragraph or list item at a width. Characters the font lacks (Greek
 letters, symbols, emoji) fall back to another font: they count as wide as the widest of those.
 Code is monospaced; inline math is counted from its LaTeX. The estimate errs on the large side,
-and tests/browser/test_slides.py measures every slide in Chromium.
+and tests/browser/test_slide_decks.py measures every slide in Chromium.
 
 ``height(markdown, width, font_px)`` is the height of a block of slide Markdown (paragraphs, lists,
 display math) in the layout of tools/teaching/slides.py's style sheet (the constants below are the

@@ -21,7 +21,7 @@ out ahead (tools/teaching/fit.py measures it with the font the decks ship): a sl
 not fit is set smaller, down to 22 px, and a list too long for one slide (the Remember box, the
 exercises) continues on as many slides as it needs, numbered. A display formula wider than its slide
 is scaled down to the slide's width when the deck opens (a last resort, for the formulas whose
-sources are not written to fit yet: ``data-ba-scaled`` marks them). tests/browser/test_slides.py opens
+sources are not written to fit yet: ``data-ba-scaled`` marks them). tests/browser/test_slide_decks.py opens
 every slide in Chromium and checks that nothing scrolls, sticks out or is cut off, and that no text,
 the figures' included, is smaller than 18 px.
 
