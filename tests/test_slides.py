@@ -13,7 +13,7 @@ import pytest
 from beyond_accuracy import term
 from tools.editions.derive import raw_myst
 from tools.language.translations import status
-from tools.project import ROOT, languages
+from tools.project import ROOT, languages, site_url
 from tools.teaching.slides import MARKER, REVEAL_FILES, chapters, deck_html, deck_slides, slides_of
 
 STEMS = sorted(p.stem for p in chapters("en"))
@@ -74,10 +74,19 @@ def test_decks_are_on_the_site_linked_from_their_chapter_and_need_no_cdn(site, l
         assert not raw_myst(deck_text(deck)), f"{lang}/{src.stem}: raw MyST {raw_myst(deck_text(deck))}"
         assert "$$" not in deck_text(deck) and not re.search(r"\$[^$\s][^$]*\$", deck_text(deck))
         assert deck.count("<section") == len(deck_slides(src))  # the fitted slides
-        for ref in re.findall(r'(?:src|href)="([^"]+)"', deck):
+        # What the deck loads (scripts, styles, images, icon) is served with the site.
+        for ref in re.findall(r'(?:\bsrc|<link\b[^>]*\bhref)="([^"]+)"', deck):
             assert not ref.startswith(("http:", "https:", "//")), f"{lang}/{src.stem} loads {ref}"
             if not ref.startswith("data:"):
                 assert (slides / ref).exists(), f"{lang}/{src.stem}: {ref} does not exist"
+        # What it links to (its chapter on the title and closing slides, a lab, the glossary) are
+        # pages of the published site, in full so a class can type them, and each is in the built site.
+        links = {html.unescape(a) for a in re.findall(r'<a\b[^>]*\bhref="([^"]+)"', deck)}
+        assert f"{site_url()}/{lang}/chapters/{lang}/{src.stem}.html" in links, f"{lang}/{src.stem}"
+        for url in links:
+            assert url.startswith(f"{site_url()}/{lang}/"), f"{lang}/{src.stem} links to {url}"
+            path = url.removeprefix(f"{site_url()}/").split("#")[0]
+            assert (site / path).exists(), f"{lang}/{src.stem} links to {url}, not in the built site"
         page = (site / lang / "chapters" / lang / f"{src.stem}.html").read_text(encoding="utf-8")
         link = re.search(rf'<a href="\.\./\.\./slides/{src.stem}\.html" lang="{lang}">([^<]+)</a>', page)
         assert link and term("slides_link", lang) in link.group(1), f"{lang}/{src.stem}: no slides link"
