@@ -50,10 +50,14 @@
      keyboard can scroll it; a display formula's box is also a group labelled in the page's
      language (data-ba-label, written by tools/book/sphinx/mathml.py; an inline formula keeps its
      role of math). A formula that fits is none of this, and no tab stop. Measured again when a box
-     changes size (a phone turned, a folded solution opened) and once the math font has loaded. */
+     changes size (a phone turned, a folded solution opened) and once the math font has loaded.
+     A table of a notebook's output wider than the column (pandas' tables on a phone) scrolls and
+     fades out the same way, and is one tab stop. */
   function formulaBoxes() {
     const boxes = Array.from(
-      document.querySelectorAll('.bd-article div.math, .bd-article math:not([display="block"])'),
+      document.querySelectorAll(
+        '.bd-article div.math, .bd-article math:not([display="block"]), .bd-article .cell_output .output.text_html',
+      ),
     );
     if (!boxes.length) return;
     function update(box) {
@@ -62,7 +66,9 @@
       box.classList.toggle("ba-scrolls", scrolls);
       box.classList.toggle("ba-more-left", scrolls && box.scrollLeft > 1);
       box.classList.toggle("ba-more-right", scrolls && box.scrollLeft < hidden - 1);
-      const labelled = box.tagName.toLowerCase() !== "math";
+      // a display formula's box is a labelled group; an inline formula keeps its role of math, a
+      // table of a notebook's output its table's own
+      const labelled = box.tagName.toLowerCase() !== "math" && !box.classList.contains("text_html");
       if (scrolls && !box.hasAttribute("tabindex")) {
         box.setAttribute("tabindex", "0");
         if (labelled) {
