@@ -23,6 +23,12 @@ other columns are its translations. They are laid over every gettext catalogue S
 (the catalogues' own translations are the fallback, so an untranslated message stays as it was), and
 the template overrides in templates/ put the theme's hard-coded English through the same messages.
 
+Figures and exercises are numbered per chapter, 3.1, 3.2 ... in chapter 3 (``on_env_get_updated``;
+``item_number`` is the rule, which the derived notebooks and the slides share); a page that is not a
+chapter counts its own from 1. A plot of a code cell takes as alt text the description the course's
+package stores as the figure's plain text (beyond_accuracy.plots.describe_figure), in the notebook's
+language.
+
 The message "and" joins the last two authors of an author-year citation ("Chicco e Jurman"): with
 ``bibtex_reference_style = author_year`` the extension swaps in the same style with that word.
 
