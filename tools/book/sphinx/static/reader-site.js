@@ -134,8 +134,7 @@
     const entries = toc ? Array.from(toc.querySelectorAll("a.nav-link[href^='#']")) : [];
     const headings = entries
       .map((a) => document.getElementById(decodeURIComponent(a.getAttribute("href").slice(1))))
-      .filter(Boolean)
-      .map((section) => section.querySelector("h2, h3") || section);
+      .filter(Boolean);  // the sections themselves, where an in-page link scrolls to
     const article = document.querySelector(".bd-article");
     if (headings.length < 2 || !article) return;
     const title = document.querySelector(".bd-article h1");
@@ -206,7 +205,8 @@
     });
 
     function update() {
-      const top = bar.getBoundingClientRect().bottom + 8;
+      // a section counts from when it reaches the bar (an in-page link puts it 8 px below)
+      const top = bar.getBoundingClientRect().bottom + 16;
       let index = -1;
       headings.forEach((h, i) => {
         if (h.getBoundingClientRect().top <= top) index = i;
