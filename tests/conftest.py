@@ -2,6 +2,7 @@ import fcntl
 import os
 from pathlib import Path
 
+import hypothesis_profiles  # noqa: F401  (registers the "unit" profile that `make unit` selects)
 import matplotlib
 import nbval_kernels
 import nbval_stored
