@@ -72,6 +72,10 @@ def pytest_configure(config):
         "markers",
         "slow: builds a site, executes notebooks, renders every figure, derives every edition or fits many models (not in `make unit`)",
     )
+    config.addinivalue_line(
+        "markers",
+        "mutation: a slow test that `make mutation` still runs (pyproject.toml's mutmut -m): it guards a mutated module",
+    )
     config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
     if config.getoption("nbval", False) or config.getoption("nbval_lax", False):
         nbval_kernels.install()  # the languages of a notebook share a kernel (tests/nbval_kernels.py)
