@@ -59,11 +59,16 @@ def site(tmp_path_factory) -> Path:
     return _build_once(tmp_path_factory, "reader")
 
 
-# Tests that build a site, execute notebooks or render every figure are "slow": `make unit` (the
-# workflow's fast job, at most a minute on two cores) leaves them out; `make test` runs everything.
+# Tests that build a site, execute notebooks, render figures, derive every edition or fit many models
+# are "slow": `make unit` (the workflow's fast job) leaves them out, and tries at most 20 examples
+# per property test (the "unit" hypothesis profile, tests/hypothesis_profiles.py); `make test` runs
+# everything, with every example. Measured 2026-12-07 on a 2-core machine under load (load average
+# 10-13, so wall clock meant nothing there): `make unit` used 93 CPU-s (was 152), 1,735 tests, each
+# worker 43 CPU-s of which 10 collecting; on two idle cores that is about 45-50 s of wall time (the
+# busier worker's CPU-s, plus lint and start-up), under the minute the workflow's fast job allows.
 # Besides the tests that use these fixtures, a test marks itself with @pytest.mark.slow.
 # "editions" derives the student notebook and answer key of all 50 notebooks (shared with the site
-# builds in `make test`, so it costs nothing more there).
+# build in `make test`, so it costs nothing more there).
 SLOW_FIXTURES = {"site", "wheel_python", "rendered", "editions"}
 
 
