@@ -140,12 +140,12 @@ def is_glue_output(out) -> bool:
 # The site: pages, titles, labels and the bibliography
 
 
-def page_url(docname: str, lang: str, edition: str, anchor: str = "") -> str:
+def page_url(docname: str, lang: str, anchor: str = "") -> str:
     url = f"{site_url()}/{lang}/{docname}.html"
     return f"{url}#{anchor}" if anchor else url
 
 
-def file_url(path: str, lang: str, edition: str) -> str:
+def file_url(path: str, lang: str) -> str:
     """A file of the site (a figure), by its path inside the language's site."""
     return f"{site_url()}/{lang}/{path}"
 
@@ -379,7 +379,7 @@ class Converter:
             for key in keys:
                 if key not in self._cited:
                     self._cited.append(key)
-            references = page_url(f"chapters/{self.lang}/references", self.lang, self.edition)
+            references = page_url(f"chapters/{self.lang}/references", self.lang)
             textual = name.startswith("cite:t")
             links = [f"[{cite_label(k, self.lang, textual)}]({references})" for k in keys]
             return "; ".join(links) if textual else "[" + "; ".join(links) + "]"
@@ -387,7 +387,7 @@ class Converter:
             text, target = self._explicit(content)
             base = "" if target.startswith("/") else self.page.folder
             docname = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
-            return f"[{text or doc_title(docname)}]({page_url(docname, self.lang, self.edition)})"
+            return f"[{text or doc_title(docname)}]({page_url(docname, self.lang)})"
         if name in ("ref", "numref"):
             text, target = self._explicit(content)
             label = labels(self.lang).get(target)
@@ -399,7 +399,7 @@ class Converter:
                     f"{term('nb_figure' if label.kind == 'figure' else 'nb_exercise', self.lang)} {number}"
                 )
                 text = text.replace("%s", number).replace("{number}", number) if text else default
-            return f"[{text or label.title}]({page_url(label.docname, self.lang, self.edition, target)})"
+            return f"[{text or label.title}]({page_url(label.docname, self.lang, target)})"
         if name == "math":
             return f"${content}$"
         if name in ("sub", "sup"):
@@ -468,7 +468,7 @@ class Converter:
             if not (ROOT / target).exists():
                 raise ValueError(f"{self.page.docname}: figure {block.arg} does not exist")
             alt = block.options.get("alt", "").replace("[", "(").replace("]", ")")
-            image = f"![{alt}]({file_url(target, lang, self.edition)})"
+            image = f"![{alt}]({file_url(target, lang)})"
             caption = self.blocks(body).strip()
             return image + (f"\n\n*{caption}*" if caption and "\n\n" not in caption else f"\n\n{caption}")
         if name == "math":

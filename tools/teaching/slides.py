@@ -303,7 +303,7 @@ class _Chapter:
         if not self.slides or self.slides[0].kind != "title":
             raise ValueError(f"{self.src}: a chapter starts with its # title")
         slides = self.slides + self.closing
-        link = page_url(self.page.docname, self.lang, KEY)
+        link = page_url(self.page.docname, self.lang)
         slides[0] = replace(slides[0], link=link)
         slides[-1] = replace(slides[-1], link=link)
         return slides
