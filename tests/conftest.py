@@ -63,9 +63,9 @@ def site(tmp_path_factory) -> Path:
 # are "slow": `make unit` (the workflow's fast job) leaves them out, and tries at most 20 examples
 # per property test (the "unit" hypothesis profile, tests/hypothesis_profiles.py); `make test` runs
 # everything, with every example. Measured 2026-12-07 on a 2-core machine under load (load average
-# 10-13, so wall clock meant nothing there): `make unit` used 93 CPU-s (was 152), 1,735 tests, each
-# worker 43 CPU-s of which 10 collecting; on two idle cores that is about 45-50 s of wall time (the
-# busier worker's CPU-s, plus lint and start-up), under the minute the workflow's fast job allows.
+# 9-13, so its 6 min 49 s of wall clock meant little): `make unit` used 97 CPU-s (was 152), 1,737
+# tests, each worker 44 CPU-s of which 11 collecting; on two idle cores that is about 50 s of wall
+# time (the busier worker's CPU-s, plus lint and start-up), under the minute the fast job allows.
 # Besides the tests that use these fixtures, a test marks itself with @pytest.mark.slow.
 # "editions" derives the student notebook and answer key of all 50 notebooks (shared with the site
 # build in `make test`, so it costs nothing more there).
