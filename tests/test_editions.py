@@ -96,10 +96,10 @@ def test_exercises_are_numbered_and_solutions_go_to_the_answer_key_only():
         "````{solution} ex-a\n:class: dropdown\n\nThere are **four**.\n\n```python\nsecret = 4\n```\n````\n"
     )
     key = convert(text)
-    assert "> **✏️ Exercise 1 (Counting)**" in key and "> **Solution — Exercise 1 (Counting)**" in key
+    assert "> **✏️ Exercise 1.1 (Counting)**" in key and "> **Solution — Exercise 1.1 (Counting)**" in key
     assert "> ```python\n> secret = 4\n> ```" in key
     student = convert(text, STUDENT, lang="fi")
-    assert "**✏️ Tehtävä 1 (Counting)**" in student
+    assert "**✏️ Tehtävä 1.1 (Counting)**" in student
     assert "four" not in student and "secret" not in student and "Ratkaisu" not in student
 
 

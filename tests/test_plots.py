@@ -1143,3 +1143,28 @@ def test_in_a_new_kernel_a_figure_after_the_first_course_figure_still_shows():
     NotebookClient(nb, timeout=60, kernel_name="python3").execute()
     shown = [sum("image/png" in out.get("data", {}) for out in cell.outputs) for cell in nb.cells]
     assert shown == [0, 1, 1, 1]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_describe_figure_says_what_the_figure_shows_in_the_language(lang):
+    """A figure's description (the alt text of a code cell's plot on the site) is made of its own
+    title, axis labels and legend entries, introduced by the language's words."""
+    set_language(lang)
+    table = threshold_table(PATIENTS["y"], PATIENTS["score"], [0.2, 0.5, 0.8])
+    ax = plots.plot_threshold_sweep(table, columns=("precision", "recall"))
+    text = plots.describe_figure(ax.figure)
+    assert text.startswith(term("plot_alt_chart") + ": ")
+    for word in (term("precision"), term("recall"), ax.get_xlabel()):
+        assert word in text, (word, text)
+    assert term("plot_alt_x_axis").split("{")[0] in text and term("plot_alt_series").split("{")[0] in text
+    fig, axes = plt.subplots(2, 5)
+    for i, a in enumerate(axes.flat):
+        a.set_title(f"digit {i}")
+        a.set_axis_off()
+    many = plots.describe_figure(fig)
+    assert (
+        many.startswith(term("plot_alt_panels").format(n=10)) and "digit 0" in many and "digit 5" not in many
+    )
+    assert term("plot_alt_more").format(n=8) in many
+    with pytest.raises(ValueError):
+        plots.describe_figure(ax)

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
 from . import _validation as v
-from .language import fmt, term
+from .language import fmt, get_language, term
 from .metrics import confusion_counts
 
 # Okabe & Ito (2008), "Color Universal Design".
@@ -101,6 +101,51 @@ def localise_axes(ax):
         if isinstance(axis.get_major_formatter(), mpl.ticker.ScalarFormatter):
             axis.set_major_formatter(LocalisedFormatter())
     return ax
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.replace("$", "").split())
+
+
+def _panel_description(ax, lang: str) -> str:
+    """One panel's title, axis labels and legend entries, in the words of ``lang``."""
+    parts = [
+        _one_line(" ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t))
+    ]
+    if ax.axison:
+        for key, label in (("plot_alt_x_axis", ax.get_xlabel()), ("plot_alt_y_axis", ax.get_ylabel())):
+            if label.strip():
+                parts.append(term(key, lang).format(label=_one_line(label)))
+    legend = ax.get_legend()
+    if legend is not None:
+        names = [_one_line(t.get_text()) for t in legend.get_texts() if t.get_text().strip()]
+        if names:
+            parts.append(term("plot_alt_series", lang).format(names=", ".join(names)))
+    return "; ".join(p for p in parts if p)
+
+
+def describe_figure(fig, lang: str | None = None, panels: int = 4) -> str:
+    """What a figure shows, said with its own texts in the active language (or ``lang``): its
+    title, then each panel's title, axis labels and legend entries ("Chart: Reliability diagram;
+    horizontal axis: declared probability; vertical axis: observed frequency; series: ...").
+    A figure of more than ``panels`` panels (an image gallery) describes its first two and says how
+    many more there are. The notebooks store it as the figure's plain-text output, and the site
+    gives it to the image as its alt text (tools/book/sphinx/localisation.py)."""
+    if not isinstance(fig, mpl.figure.Figure):
+        raise ValueError(f"describe_figure expects a matplotlib Figure, got {type(fig).__name__}")
+    lang = lang or get_language()
+    axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
+    described = [d for d in (_panel_description(ax, lang) for ax in axes) if d]
+    heading = (
+        term("plot_alt_chart", lang) if len(axes) < 2 else term("plot_alt_panels", lang).format(n=len(axes))
+    )
+    suptitle = fig._suptitle.get_text() if getattr(fig, "_suptitle", None) is not None else ""
+    if suptitle.strip():
+        heading += f" ({_one_line(suptitle)})"
+    if len(described) > panels:
+        more = term("plot_alt_more", lang).format(n=len(described) - 2)
+        described = [*described[:2], more]
+    return heading + (": " + ". ".join(described) if described else "") + "."
 
 
 @contextmanager

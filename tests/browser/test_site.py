@@ -337,3 +337,19 @@ def test_the_phone_contents_drawer_closes_on_a_tap(open_page):
         "the drawer stays open over the page"
     )
     assert wait_for(browser, "return window.scrollY > 0")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_wide_output_tables_say_they_scroll_on_a_phone(open_page, lang):
+    """Lab 1's tables at 390 px: each one wider than the column scrolls in its own box, which fades
+    out on the side that hides more and is one tab stop (reader-site.js, formulaBoxes)."""
+    browser = open_page(f"{lang}/labs/{lang}/01-screening-lab.html", width=390)
+    boxes = browser.execute_script(
+        "return Array.from(document.querySelectorAll('.bd-article .cell_output .output.text_html')).map(b =>"
+        " ({wide: b.scrollWidth - b.clientWidth > 1, cue: b.classList.contains('ba-more-right'),"
+        " tab: b.getAttribute('tabindex')}));"
+    )
+    wide = [b for b in boxes if b["wide"]]
+    assert wide, f"{lang}: no table of lab 1 is wider than a phone's column"
+    assert all(b["cue"] and b["tab"] == "0" for b in wide), boxes
+    assert all(b["tab"] is None for b in boxes if not b["wide"]), boxes

@@ -46,6 +46,7 @@ import nbformat
 
 from beyond_accuracy.language import _NUMBER_STYLE, term
 from tools import myst
+from tools.book.sphinx.localisation import item_number
 from tools.project import (
     BUILD,
     KINDS,
@@ -174,13 +175,14 @@ class Label:
     docname: str
     title: str
     kind: str  # "section", "figure" or "exercise"
-    number: int = 0
+    number: str = ""  # as the site numbers it: "3.2", the second figure of chapter 3 (item_number)
 
 
 @cache
 def labels(lang: str) -> dict[str, Label]:
     """Every target of a language's pages: ``(name)=`` before a heading, a figure's ``:name:``,
-    an exercise's ``:label:``; figures and exercises numbered in the order of their page."""
+        an exercise's ``:label:``; figures and exercises numbered as the site numbers them (per chapter,
+    tools/book/sphinx/localisation.py item_number)."""
     found: dict[str, Label] = {}
     for kind in KINDS:
         for path in sorted((ROOT / kind / lang).glob("*.md")):
@@ -201,7 +203,8 @@ def labels(lang: str) -> dict[str, Label]:
                     options, _ = directive_options(lines[block.start + 1 : block.end - 1])
                     if option in options:
                         title = block.arg if block.name == "exercise" else ""
-                        found[options[option]] = Label(docname, title, block.name, counters[block.name])
+                        number = item_number(docname, counters[block.name])
+                        found[options[option]] = Label(docname, title, block.name, number)
     return found
 
 
@@ -448,7 +451,7 @@ class Converter:
             title = term(f"nb_{name}", lang)
             return quote(f"**{ADMONITION_ICONS[name]} {title}**\n\n{self.blocks(body).strip()}") + "\n"
         if name == "exercise":
-            number = len(self.exercises) + 1
+            number = item_number(self.page.docname, len(self.exercises) + 1)
             title = self.inline(block.arg)
             if "label" in block.options:
                 self.exercises[block.options["label"]] = (number, title)

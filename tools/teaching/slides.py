@@ -55,6 +55,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from beyond_accuracy.explorers.quiz import questions as quiz_questions
 from beyond_accuracy.language import term
 from tools.book.figures import SLIDE_DIR
+from tools.book.sphinx.localisation import item_number
 from tools.book.sphinx.mathml import FONT_FILE, FONT_NAME, latex_to_mathml, write_math_font
 from tools.editions.derive import KEY, Block, Converter, Page, glue_texts, page_url, parse_blocks
 from tools.project import BUILD, ROOT, config, languages
@@ -229,6 +230,7 @@ class _Chapter:
         self.section_prose: list[list[str]] = []  # the section's paragraphs (lines), for its lead
         self.exercises: list[str] = []
         self.exercise_notes: list[str] = []
+        self.exercise_count = 0  # the chapter's exercises so far: they are numbered as on the site (3.1, 3.2)
         self.marked = False
         self.last_note: tuple[list[str], int] | None = None  # where the previous block's note went
 
@@ -344,8 +346,11 @@ class _Chapter:
         elif name == "exercise":
             title = self.converter.inline(block.arg)
             text = self.converter.blocks(body).strip()
-            self.exercises.append(re.sub(r"\s*\n\s*", " ", f"**{title}.** {text}" if title else text))
-            self.exercise_notes.append(f"**{title}.** {text}" if title else text)
+            self.exercise_count += 1
+            number = item_number(self.page.docname, self.exercise_count)
+            item = f"**{number}** · **{title}.** {text}" if title else f"**{number}** · {text}"
+            self.exercises.append(re.sub(r"\s*\n\s*", " ", item))
+            self.exercise_notes.append(item)
         elif name == "solution":
             return
         elif marked:
@@ -452,7 +457,7 @@ def body_markdown(slide: Slide) -> str:
     if slide.kind == "quiz":
         return f"{slide.body}\n\n{_list_markdown(slide.items, ordered=True)}\n\n{slide.answer}"
     if slide.kind == "exercises":
-        return _list_markdown(slide.items, ordered=True)
+        return _list_markdown(slide.items)
     if slide.kind == "remember":
         return _list_markdown(slide.items)
     if slide.kind == "marked" and not slide.body.lstrip().startswith("$$"):
@@ -508,7 +513,7 @@ def _fit_lead(slide: Slide) -> Slide:
 def _split(slide: Slide) -> list[Slide]:
     """A list slide as it fits at LIST_PX: itself, or the fewest parts that fit, the items shared
     out so that the fullest part is as empty as it can be."""
-    ordered = slide.kind == "exercises"
+    ordered = False  # the exercises carry their numbers (3.1, 3.2) in their text
     items = slide.items
     n = len(items)
     heights: dict[tuple[int, int], float] = {}
@@ -587,6 +592,7 @@ STYLE = f"""
 .reveal .ba-body ul, .reveal .ba-body ol {{ display: block; margin: 0 0 {fit.PARA_GAP}em;
   padding-left: {fit.LIST_INDENT}em; }}
 .reveal .ba-body ul ul, .reveal .ba-body ol ol {{ margin: 0; }}
+.reveal .ba-exercises .ba-body > ul {{ list-style: none; }}
 .reveal .ba-body li {{ margin: 0 0 {fit.ITEM_GAP}em; }}
 .reveal .ba-body code {{ font-family: monospace; font-size: 0.9em; overflow-wrap: anywhere; }}
 .reveal math {{ font-family: "{FONT_NAME}", math; }}
@@ -680,7 +686,7 @@ def slide_html(slide: Slide, lang: str) -> str:
                 f'<div class="ba-answer fragment" data-fragment-index="0">{to_html(slide.answer)}</div>\n</div>\n'
             )
         elif slide.kind in ("remember", "exercises"):
-            markdown = _list_markdown(slide.items, ordered=slide.kind == "exercises", start=slide.start)
+            markdown = _list_markdown(slide.items)  # the exercises carry their numbers (3.1, 3.2)
             body = f'<div class="ba-body"{style}>\n{to_html(markdown)}</div>\n'
         else:
             body = f'<div class="ba-body"{style}>\n{to_html(slide.body)}</div>\n'

@@ -23,6 +23,12 @@ other columns are its translations. They are laid over every gettext catalogue S
 (the catalogues' own translations are the fallback, so an untranslated message stays as it was), and
 the template overrides in templates/ put the theme's hard-coded English through the same messages.
 
+Figures and exercises are numbered per chapter, 3.1, 3.2 ... in chapter 3 (``on_env_get_updated``;
+``item_number`` is the rule, which the derived notebooks and the slides share); a page that is not a
+chapter counts its own from 1. A plot of a code cell takes as alt text the description the course's
+package stores as the figure's plain text (beyond_accuracy.plots.describe_figure), in the notebook's
+language.
+
 The message "and" joins the last two authors of an author-year citation ("Chicco e Jurman"): with
 ``bibtex_reference_style = author_year`` the extension swaps in the same style with that word.
 
@@ -38,6 +44,7 @@ from __future__ import annotations
 
 import gettext
 import hashlib
+import re
 from pathlib import Path
 
 from sphinx import locale
@@ -342,14 +349,85 @@ def bibliography_style(lang: str, table: dict[str, str]) -> str:
     return f"ba_{lang}"
 
 
+CHAPTER = re.compile(r"^chapters/[^/]+/(\d+)-")  # chapters/it/03-calibration: chapter 3
+
+
+def chapter_number(docname: str) -> int | None:
+    """The number of a chapter (its file's prefix, its place among the toc's chapters 1-5), or
+    None for every other page (how-to-use, the labs, the glossary)."""
+    match = CHAPTER.match(docname)
+    return int(match.group(1)) if match else None
+
+
+def item_number(docname: str, position: int) -> str:
+    """How the site numbers the ``position``-th figure (or exercise, table...) of a page: "3.2" in
+    chapter 3, "2" on any other page (a lab's figures are counted within the lab)."""
+    chapter = chapter_number(docname)
+    return f"{chapter}.{position}" if chapter is not None else str(position)
+
+
+def on_env_get_updated(app, env):
+    """Figures and exercises numbered per chapter: 3.1, 3.2 ... in chapter 3 (Sphinx numbers them
+    across the whole book unless the toc numbers its sections, which would put "2." before chapter
+    1's headings, how-to-use being the toc's first page). Runs after Sphinx's toc collector has
+    assigned its numbers (``env.toc_fignumbers``, read by the HTML writer, {numref} and
+    sphinx-exercise) and renumbers each page's items in their order, prefixed by the chapter's
+    number (see item_number)."""
+    for docname, figtypes in env.toc_fignumbers.items():
+        chapter = chapter_number(docname)
+        prefix = (chapter,) if chapter is not None else ()
+        for numbers in figtypes.values():
+            for position, ident in enumerate(sorted(numbers, key=numbers.__getitem__), start=1):
+                numbers[ident] = (*prefix, position)
+    return []
+
+
 PLOT_ALT = "Plot drawn by the code above: %s"
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg", ".gif")
+FIGURE_REPR = re.compile(r"^<Figure size [^>]*>$")  # matplotlib's own plain text of a figure
+
+
+def _described_plots(document) -> None:
+    """A plot of a code cell's output takes as alt text what its figure says it shows: the
+    notebook stores beside the image a plain-text form that the course's package writes from the
+    figure's own texts in the notebook's language (beyond_accuracy.plots.describe_figure). MyST-NB
+    keeps every form of an output in a mime bundle until its SelectMimeType post-transform
+    (priority 4) keeps the image; this runs just before it."""
+    from docutils import nodes
+
+    for bundle in document.findall(nodes.container):
+        if bundle.get("nb_element") != "mime_bundle":
+            continue
+        forms = {
+            child.get("mime_type"): child for child in bundle.children if isinstance(child, nodes.container)
+        }
+        plain = forms.get("text/plain")
+        text = " ".join(plain.astext().split()) if plain is not None else ""
+        if not text or FIGURE_REPR.match(text):
+            continue
+        for mime_type, form in forms.items():
+            if mime_type and mime_type.startswith("image/"):
+                for image in form.findall(nodes.image):
+                    image["alt"] = text
+
+
+def _plot_descriptions_transform():
+    from sphinx.transforms.post_transforms import SphinxPostTransform
+
+    class DescribedPlots(SphinxPostTransform):
+        default_priority = 3  # before MyST-NB's SelectMimeType (4) drops the plain text
+
+        def run(self, **kwargs):
+            _described_plots(self.document)
+
+    return DescribedPlots
 
 
 def on_doctree_resolved(app, doctree, docname):
-    """A plot of a code cell's output (MyST-NB gives it no alt text, so the HTML said the image's
-    file path) is described in the page's language: "Grafico prodotto dal codice qui sopra: <the
-    title of the section it is in>"."""
+    """A plot of a code cell's output that carries no description of its own (MyST-NB gives it no
+    alt text, so the HTML said the image's file path) is described in the page's language:
+    "Grafico prodotto dal codice qui sopra: <the title of the section it is in>". The course's
+    plots describe themselves (_described_plots); this is the fallback."""
     from docutils import nodes
 
     template = messages(app.config.ba_language or app.config.language).get(PLOT_ALT, PLOT_ALT)
@@ -382,4 +460,6 @@ def setup(app):
     app.connect("build-finished", on_build_finished)
     app.connect("builder-inited", on_builder_inited)
     app.connect("doctree-resolved", on_doctree_resolved)
+    app.add_post_transform(_plot_descriptions_transform())
+    app.connect("env-get-updated", on_env_get_updated, priority=900)  # after the toc collector (500)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -17,8 +17,10 @@
   modified font, with the licence beside them.
 - A favicon (static/favicon.svg), so that no page requests a missing /favicon.ico.
 - static/reader-site.css and reader-site.js: the sidebar toggles that work at every width, the
-  header that never covers the text, nothing wider than a phone's screen, the scrolling box of a
-  formula wider than the column.
+  header that never covers the text, nothing wider than a phone's screen, the scrolling box (with
+  its cue) of a formula or an output table wider than the column, and on a phone the section bar:
+  the current section's title always on screen, a button that opens the page's contents and the
+  language switcher (tests/browser/test_section_bar.py).
 - The HTML of every page: pandas' empty index header cells become ordinary cells, ids that
   sphinx-exercise repeats inside exercises and solutions are made unique, and figures link to the
   image itself (tap to zoom on a phone).
