@@ -99,7 +99,7 @@ lint: $(STAMP)             ## ruff check and ruff format --check (settings in py
 	$(VENV)/bin/ruff format --check .
 
 unit: lint                 ## lint, then the fast tests: no notebook execution, no site build
-	$(PY) -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder -m "not slow" tests
+	$(PY) -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder -m "not slow" --hypothesis-profile=unit tests
 
 # `make mutation` plants one-line bugs in metrics, language, ordinal, checks/_engine and plots with
 # mutmut, runs the fast tests that call each mutated function, and prints the score (equivalent

@@ -2,6 +2,7 @@ import fcntl
 import os
 from pathlib import Path
 
+import hypothesis_profiles  # noqa: F401  (registers the "unit" profile that `make unit` selects)
 import matplotlib
 import nbval_kernels
 import nbval_stored
@@ -58,11 +59,16 @@ def site(tmp_path_factory) -> Path:
     return _build_once(tmp_path_factory, "reader")
 
 
-# Tests that build a site, execute notebooks or render every figure are "slow": `make unit` (the
-# workflow's fast job, at most a minute on two cores) leaves them out; `make test` runs everything.
+# Tests that build a site, execute notebooks, render figures, derive every edition or fit many models
+# are "slow": `make unit` (the workflow's fast job) leaves them out, and tries at most 20 examples
+# per property test (the "unit" hypothesis profile, tests/hypothesis_profiles.py); `make test` runs
+# everything, with every example. Measured 2026-12-07 on a 2-core machine under load (load average
+# 9-13, so its 6 min 49 s of wall clock meant little): `make unit` used 97 CPU-s (was 152), 1,737
+# tests, each worker 44 CPU-s of which 11 collecting; on two idle cores that is about 50 s of wall
+# time (the busier worker's CPU-s, plus lint and start-up), under the minute the fast job allows.
 # Besides the tests that use these fixtures, a test marks itself with @pytest.mark.slow.
 # "editions" derives the student notebook and answer key of all 50 notebooks (shared with the site
-# builds in `make test`, so it costs nothing more there).
+# build in `make test`, so it costs nothing more there).
 SLOW_FIXTURES = {"site", "wheel_python", "rendered", "editions"}
 
 
@@ -70,6 +76,10 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers",
         "slow: builds a site, executes notebooks, renders every figure, derives every edition or fits many models (not in `make unit`)",
+    )
+    config.addinivalue_line(
+        "markers",
+        "mutation: a slow test that `make mutation` still runs (pyproject.toml's mutmut -m): it guards a mutated module",
     )
     config.addinivalue_line("markers", "browser: drives the built site in headless Chromium (tests/browser/)")
     if config.getoption("nbval", False) or config.getoption("nbval_lax", False):

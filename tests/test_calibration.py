@@ -4,8 +4,9 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import brier_score_loss
 from statsmodels.stats.proportion import proportion_confint
@@ -28,7 +29,7 @@ def forecasts(draw):
     return y, p
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(forecasts(), st.integers(1, 20), st.sampled_from(["uniform", "quantile"]))
 def test_reliability_table_agrees_with_calibration_curve(data, n_bins, strategy):
     y, p = data
@@ -81,7 +82,7 @@ def direct_ece(y, p, n_bins):
     return total, worst
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(forecasts(), st.integers(1, 15))
 def test_ece_and_mce_match_a_direct_computation(data, n_bins):
     y, p = data

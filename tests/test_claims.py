@@ -209,6 +209,7 @@ def test_lab1_rare_population_moves_every_column_but_specificity_the_same_way_fo
             assert after[name] < before[name], name
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_a_threshold_that_just_reaches_a_recall_target_falls_short_on_new_data_on_average():
     """Lab 1, step 7: the highest threshold whose recall on 43 positives reaches 0.95 sits on the
     score of the 41st of them, whose true recall is on average 1 - 3/44 = 0.932, below 0.95."""
@@ -929,6 +930,7 @@ def test_isotonic_is_level_with_platt_on_brier_from_2500_cases_and_its_log_loss_
     assert zeros_part / (found[125][4] - found[125][1]) == pytest.approx(0.70, abs=0.005)
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_lab3_logistic_regression_ece_is_beyond_the_95th_percentile_of_perfect_forecasts():
     """Lab 3, step 5: drawing outcomes from the logistic regression's own probabilities, 1,000
     times, the perfect forecasts' ECE (10 bins) reaches the model's 0.064 in under 5% of the draws."""
@@ -1033,6 +1035,7 @@ def marriage_split():
     return train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
 
 
+@pytest.mark.slow  # many model fits: make test, not make unit
 def test_predict_answers_the_mode_and_the_interval_of_the_latent_score_is_the_median():
     """Ch. 4: on the marriage test set the interval of x·β and predict() agree for 52.6% of the
     women; the interval of x·β is the median rule (ε is symmetric), checked with statsmodels."""

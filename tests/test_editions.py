@@ -177,6 +177,7 @@ def test_check_cells_are_found_by_their_call():
 # Every derived notebook
 
 
+@pytest.mark.slow  # derives both editions of all 50 notebooks: make test, not make unit
 @pytest.mark.parametrize("src", SOURCES, ids=rel)
 def test_derived_notebooks_are_plain_jupyter(src):
     nb = nbformat.read(src, as_version=4)
@@ -198,6 +199,7 @@ def test_derived_notebooks_are_plain_jupyter(src):
         nbformat.validate(derived)
 
 
+@pytest.mark.slow  # derives both editions of all 50 notebooks: make test, not make unit
 @pytest.mark.parametrize("src", SOURCES, ids=rel)
 def test_student_notebook_has_no_solution(src, tmp_path):
     key = nbformat.read(src, as_version=4)

@@ -3,8 +3,9 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from sklearn.metrics import log_loss
 
 from beyond_accuracy import datasets, plots, set_language, term
@@ -31,7 +32,7 @@ def problems(draw):
     return np.array(y), p, list(range(k))
 
 
-@settings(max_examples=80, deadline=None)
+@examples(80)
 @given(problems())
 def test_per_example_loss_equals_sklearn_log_loss_row_by_row(problem):
     y, p, labels = problem

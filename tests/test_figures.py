@@ -136,6 +136,7 @@ def _cut_points_figure(monkeypatch, tmp_path, change=None, retitle=None):
     return render(module, "en", tmp_path / "en" / f"{module.NAME}.svg")[0]
 
 
+@pytest.mark.slow  # renders figures: make test, not make unit
 @pytest.mark.parametrize("ulps", [1, 4])
 def test_float_rounding_noise_in_the_input_gives_the_same_bytes(monkeypatch, tmp_path, ulps):
     # a relative change of a few units in the last place, as another CPU, BLAS kernel or thread

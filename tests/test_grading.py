@@ -581,6 +581,7 @@ def test_the_lms_files_name_the_students_of_moodle_and_canvas(grades):
     assert "__MACOSX/._lab.ipynb" in summary and "cheat_inputs.ipynb" in summary
 
 
+@pytest.mark.slow  # derives lab 2's student notebook and writes a class: make test, not make unit
 def test_the_trial_class_is_built_from_the_student_notebook(tmp_path):
     """The suite's files come from tools/editions/derive.py's student notebook, not from copies."""
     dest = tmp_path / "class"

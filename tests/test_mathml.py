@@ -100,6 +100,7 @@ def test_the_math_font_is_a_renamed_woff2_with_a_math_table():
     assert len(data) < 30_000
 
 
+@pytest.mark.slow  # derives every English deck: make test, not make unit
 def test_the_slides_use_the_same_mathml_and_bring_the_font(tmp_path):
     from tools.teaching import slides
 

@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from sklearn import metrics as skm
 
 from beyond_accuracy import datasets
@@ -24,7 +25,7 @@ def test_twenty_patients_at_half():
     assert counts == ConfusionCounts(tp=7, fp=2, fn=3, tn=8)
 
 
-@settings(max_examples=200, deadline=None)
+@examples(200)
 @given(pairs())
 def test_confusion_counts_match_sklearn(pair):
     y, p = pair
@@ -66,7 +67,7 @@ def by_hand(y, p):
     }
 
 
-@settings(max_examples=150, deadline=None)
+@examples(150)
 @given(pairs())
 def test_binary_scores_match_the_formulas(pair):
     y, p = pair
@@ -107,7 +108,7 @@ def test_binary_scores_accuracy_paradox():
     assert (s["balanced_accuracy"], s["mcc"], s["kappa"]) == (0.745, 0.401, 0.393)
 
 
-@settings(max_examples=100, deadline=None)
+@examples(100)
 @given(
     st.lists(st.tuples(st.sampled_from([0, 1]), st.floats(0, 1, allow_nan=False)), min_size=2, max_size=40),
     st.lists(st.floats(0, 1, allow_nan=False), min_size=1, max_size=5),
@@ -203,7 +204,7 @@ def test_cost_threshold_rejects_non_numbers(bad):
         cost_threshold(bad, 1)
 
 
-@settings(max_examples=60, deadline=None)
+@examples(60)
 @given(
     st.lists(st.tuples(st.sampled_from([0, 1]), st.floats(0, 1, allow_nan=False)), min_size=2, max_size=50),
     st.floats(0.1, 50),

@@ -44,6 +44,8 @@ def test_one_off_accuracy_validates(args, kwargs, message):
         one_off_accuracy(*args, **kwargs)
 
 
+@pytest.mark.slow  # fits many models (scikit-learn's estimator checks): make test, not make unit
+@pytest.mark.mutation  # but make mutation keeps it: it guards ordinal.py
 def test_estimator_passes_scikit_learns_checks():
     """check_estimator, with no failing check expected: the one generic check an ordinal model
     cannot pass (accuracy above 0.83 on three unordered blobs) is handled by the `poor_score`
@@ -68,6 +70,8 @@ def statsmodels_fit(X, y):
     return result.params[:k], cuts, model.predict(result.params, exog=X)
 
 
+@pytest.mark.slow  # fits statsmodels on a whole data set: make test, not make unit
+@pytest.mark.mutation  # but make mutation keeps it: it guards ordinal.py
 @pytest.mark.parametrize("data", ["marriage", "diabetes"])
 def test_unpenalised_fit_agrees_with_statsmodels(data):
     if data == "marriage":

@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import re
 from collections import Counter
+from functools import cache
 
 import pytest
 
@@ -32,13 +33,17 @@ def deck_text(deck: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "\n", body))
 
 
+@cache
+def chapter_slides(lang: str, stem: str) -> tuple:
+    """A chapter's slides (tools/teaching/slides.py), derived once for the two tests that read them."""
+    return tuple(slides_of(ROOT / "chapters" / lang / f"{stem}.ipynb"))
+
+
 @pytest.mark.parametrize("stem", STEMS)
 def test_every_language_has_the_same_slides(stem):
     """The same slides in every language, but in a translation recorded as behind its English page."""
     kinds = {
-        lang: [s.kind for s in slides_of(ROOT / "chapters" / lang / f"{stem}.ipynb")]
-        for lang in languages()
-        if not behind(lang, stem)
+        lang: [s.kind for s in chapter_slides(lang, stem)] for lang in languages() if not behind(lang, stem)
     }
     reference = kinds["en"]
     assert Counter(reference)["predict"] >= 1 and "figure" in reference and "quiz" in reference
@@ -57,7 +62,7 @@ def test_the_slide_markers_are_the_same_in_every_language(lang):
         text = (ROOT / "chapters" / lang / f"{stem}.md").read_text(encoding="utf-8")
         english = (ROOT / "chapters" / "en" / f"{stem}.md").read_text(encoding="utf-8")
         assert text.count(f"\n{MARKER}\n") == english.count(f"\n{MARKER}\n") > 0
-        marked = [s for s in slides_of(ROOT / "chapters" / lang / f"{stem}.ipynb") if s.kind == "marked"]
+        marked = [s for s in chapter_slides(lang, stem) if s.kind == "marked"]
         assert len(marked) == text.count(f"\n{MARKER}\n"), f"{lang}/{stem}: a marker is followed by nothing"
 
 

@@ -180,6 +180,7 @@ def test_the_notice_goes_under_the_title(tmp_path):
     assert first.split("\n")[0].startswith("# ") and first.split("\n")[2] == "<div>N</div>"
 
 
+@pytest.mark.slow  # stages a whole language for the build: make test, not make unit
 def test_the_build_stages_the_notice_only_on_pages_that_are_behind(tmp_path, monkeypatch):
     from tools.book import build
 

@@ -158,6 +158,28 @@ def test_the_test_commands_keep_the_run_order_of_conftest():
         assert "--dist loadscope --no-loadscope-reorder" in recipe(target)[1][0]
 
 
+def test_make_unit_tries_fewer_property_examples_and_make_test_every_one():
+    """`make unit` selects the "unit" hypothesis profile; `make test` (and so CI) runs the default one."""
+    assert "--hypothesis-profile=unit" in recipe("unit")[1][0]
+    assert "--hypothesis-profile" not in recipe("test")[1][0]
+
+
+def test_the_unit_profile_caps_the_examples_and_the_default_profile_keeps_them():
+    import hypothesis_profiles
+    from hypothesis import settings
+
+    current = settings.get_current_profile_name()
+    try:
+        settings.load_profile("default")
+        assert hypothesis_profiles.examples(200).max_examples == 200
+        settings.load_profile(hypothesis_profiles.UNIT)
+        assert hypothesis_profiles.examples(200).max_examples == hypothesis_profiles.UNIT_EXAMPLES < 200
+        assert hypothesis_profiles.examples(5).max_examples == 5
+        assert settings().max_examples == hypothesis_profiles.UNIT_EXAMPLES  # a bare @given too
+    finally:
+        settings.load_profile(current)
+
+
 def test_ruff_is_pinned_once_for_the_tests_the_hooks_and_conda():
     import tomllib
 
