@@ -1168,3 +1168,7 @@ def test_describe_figure_says_what_the_figure_shows_in_the_language(lang):
     assert term("plot_alt_more").format(n=8) in many
     with pytest.raises(ValueError):
         plots.describe_figure(ax)
+    for panels in (-1, 0, 1, 2.5, "4", True):  # a gallery is described by its first two panels
+        with pytest.raises(ValueError, match="panels must be a whole number of at least 2"):
+            plots.describe_figure(fig, panels=panels)
+    assert "digit 9" in plots.describe_figure(fig, panels=10)  # every panel, when asked for

@@ -133,6 +133,11 @@ def describe_figure(fig, lang: str | None = None, panels: int = 4) -> str:
     gives it to the image as its alt text (tools/book/sphinx/localisation.py)."""
     if not isinstance(fig, mpl.figure.Figure):
         raise ValueError(f"describe_figure expects a matplotlib Figure, got {type(fig).__name__}")
+    if isinstance(panels, bool) or not isinstance(panels, numbers.Integral) or panels < 2:
+        raise ValueError(
+            f"panels must be a whole number of at least 2 (a gallery is described by its first two "
+            f"panels), got {v.show(panels)}"
+        )
     lang = lang or get_language()
     axes = [ax for ax in fig.axes if ax.get_visible() and ax.get_label() != "<colorbar>"]
     described = [d for d in (_panel_description(ax, lang) for ax in axes) if d]
