@@ -101,7 +101,6 @@ class Slide:
     font: int = BODY_PX[0]  # px, set by fitted()
     caption_below: bool = True  # figures: the caption under the image (else in the notes only)
     link: str = ""  # the chapter's address on the site (title and closing slides)
-    start: int = 1  # exercises: the number of the first one on this slide
 
 
 def chapters(lang: str) -> list[Path]:
@@ -445,9 +444,9 @@ def _width(slide: Slide) -> float:
     return fit.INNER_W - (PREDICT_INSET if slide.kind == "predict" else 0)
 
 
-def _list_markdown(items: list[str], ordered: bool = False, start: int = 1) -> str:
+def _list_markdown(items: list[str], ordered: bool = False) -> str:
     if ordered:
-        return "\n".join(f"{n}. {item}" for n, item in enumerate(items, start))
+        return "\n".join(f"{n}. {item}" for n, item in enumerate(items, 1))
     return "\n".join(f"- {item}" for item in items)
 
 
@@ -513,14 +512,13 @@ def _fit_lead(slide: Slide) -> Slide:
 def _split(slide: Slide) -> list[Slide]:
     """A list slide as it fits at LIST_PX: itself, or the fewest parts that fit, the items shared
     out so that the fullest part is as empty as it can be."""
-    ordered = False  # the exercises carry their numbers (3.1, 3.2) in their text
     items = slide.items
     n = len(items)
     heights: dict[tuple[int, int], float] = {}
 
     def height(i: int, j: int) -> float:  # items[i:j] on one slide
         if (i, j) not in heights:
-            heights[i, j] = fit.height(_list_markdown(items[i:j], ordered, i + 1), fit.INNER_W, LIST_PX)
+            heights[i, j] = fit.height(_list_markdown(items[i:j]), fit.INNER_W, LIST_PX)
         return heights[i, j]
 
     if height(0, n) <= _room(slide):
@@ -554,7 +552,6 @@ def _split(slide: Slide) -> list[Slide]:
             font=LIST_PX,
             notes=slide.notes if p == 1 else [],
             link=slide.link if p == k else "",
-            start=i + 1,
         )
         for p, (i, j) in enumerate(bounds, 1)
     ]
