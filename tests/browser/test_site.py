@@ -352,4 +352,6 @@ def test_wide_output_tables_say_they_scroll_on_a_phone(open_page, lang):
     wide = [b for b in boxes if b["wide"]]
     assert wide, f"{lang}: no table of lab 1 is wider than a phone's column"
     assert all(b["cue"] and b["tab"] == "0" for b in wide), boxes
-    assert all(b["tab"] is None for b in boxes if not b["wide"]), boxes
+    # one that fits is no tab stop: no tabindex, or the theme's -1 (pydata-sphinx-theme marks every
+    # notebook output by whether it scrolls, debounced, so either may be there when this looks)
+    assert all(b["tab"] in (None, "-1") for b in boxes if not b["wide"]), boxes

@@ -69,7 +69,8 @@
       // a display formula's box is a labelled group; an inline formula keeps its role of math, a
       // table of a notebook's output its table's own
       const labelled = box.tagName.toLowerCase() !== "math" && !box.classList.contains("text_html");
-      if (scrolls && !box.hasAttribute("tabindex")) {
+      // (the theme marks a notebook output that fits with tabindex -1: not a tab stop either)
+      if (scrolls && box.getAttribute("tabindex") !== "0") {
         box.setAttribute("tabindex", "0");
         if (labelled) {
           box.setAttribute("role", "group");
