@@ -11,7 +11,7 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 
 .PHONY: setup book test notebooks figures bench serve lock clean grade \
-        editions instructor slides handouts handouts-test quizzes lab colab bounds publish unit lint linkcheck wheel translations typography \
+        test-times editions instructor slides handouts handouts-test quizzes lab colab bounds publish unit lint linkcheck wheel translations typography \
         mutation notebook prose code check
 
 # LANG is also the shell's locale (C.UTF-8, en_US.UTF-8, ...): only a LANG given on make's command
@@ -121,9 +121,16 @@ linkcheck: $(STAMP)        ## check the site's external links and the published 
 # notebook in all five languages is one unit, run by nbval in one kernel: tests/nbval_kernels.py),
 # in the order that tests/conftest.py sets (longest work first, the tests of the built sites last,
 # while the sites build in the background), which --no-loadscope-reorder keeps.
-test: lint                 ## lint, then every test; notebooks re-executed by nbval
-	$(PY) -m pytest -n $(JOBS) --dist loadscope --no-loadscope-reorder --nbval --nbval-current-env \
+# SHARD=k/N runs the k-th of N parts of it (CI's jobs side by side; tests/sharding.py): the N parts
+# together are exactly `make test`.
+TEST_ARGS = -n $(JOBS) --dist loadscope --no-loadscope-reorder --nbval --nbval-current-env \
 	    --nbval-sanitize-with tests/nbval_sanitize.cfg tests chapters labs
+
+test: lint                 ## lint, then every test; notebooks re-executed by nbval ([SHARD=k/N]: one part of them)
+	$(PY) -m pytest $(TEST_ARGS) $(if $(SHARD),--shard $(SHARD))
+
+test-times: $(STAMP)       ## every test, writing the seconds each unit took to tests/scope_times.csv (SHARD's weights)
+	$(PY) -m pytest $(TEST_ARGS) --record-scope-times tests/scope_times.csv
 
 # The edit loop (README, "Everyday tasks"): one command per edit. NB= names a notebook's source
 # (chapters/en/02-imbalance.md); ALL=1 means the same notebook in every language, LANGS="it es" in

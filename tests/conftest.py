@@ -7,6 +7,7 @@ import matplotlib
 import nbval_kernels
 import nbval_stored
 import pytest
+import sharding
 
 matplotlib.use("Agg")
 
@@ -72,7 +73,24 @@ def site(tmp_path_factory) -> Path:
 SLOW_FIXTURES = {"site", "wheel_python", "rendered", "editions"}
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--shard", metavar="K/N", help="run the K-th of N parts of the selected tests (tests/sharding.py)"
+    )
+    parser.addoption(
+        "--record-scope-times",
+        metavar="CSV",
+        help="write the seconds each unit of work took (`make test-times`; tests/sharding.py reads them)",
+    )
+
+
 def pytest_configure(config):
+    shard = config.getoption("shard")
+    if shard:
+        try:
+            config.shard = sharding.parse(shard)
+        except ValueError as e:
+            raise pytest.UsageError(str(e)) from None
     config.addinivalue_line(
         "markers",
         "slow: builds a site, executes notebooks, renders every figure, derives every edition or fits many models (not in `make unit`)",
@@ -123,10 +141,14 @@ EXPENSIVE_FIXTURES = {"wheel_python", "grades", "rendered"}
 
 
 def _scope(item) -> str:
+    return _scope_of(item.nodeid)
+
+
+def _scope_of(nodeid: str) -> str:
     """The unit of work that `--dist loadscope` sends to one worker: a class, or else a module;
     a chapter's or lab's notebook in every language (pytest_xdist_make_scheduler), which nbval
-    runs in one kernel (tests/nbval_kernels.py)."""
-    return nbval_kernels.family(item.nodeid) or item.nodeid.rsplit("::", 1)[0]
+    runs in one kernel (tests/nbval_kernels.py). `make test SHARD=k/N` splits the run by them."""
+    return nbval_kernels.family(nodeid) or nodeid.split("[", 1)[0].rsplit("::", 1)[0]
 
 
 def _run_order(items) -> dict[str, tuple]:
@@ -161,6 +183,8 @@ def pytest_collection_modifyitems(config, items):
     # --no-loadscope-reorder so that xdist keeps it (instead of sorting scopes by size alone).
     # Within a notebook's unit, its languages one after another, each first (in a fresh kernel)
     # in turn.
+    if getattr(config, "shard", None):
+        _keep_shard(config, items)
     order = _run_order(items)
     families = sorted({f for f in map(nbval_kernels.family, (i.nodeid for i in items)) if f})
 
@@ -169,6 +193,28 @@ def pytest_collection_modifyitems(config, items):
         return (*order[_scope(item)], nbval_kernels.language_rank(item.nodeid, families) if notebook else 0)
 
     items.sort(key=key)
+
+
+def _keep_shard(config, items) -> None:
+    """Deselect what is not in this run's part (--shard K/N, tests/sharding.py)."""
+    k, n = config.shard
+    units: dict[str, tuple[int, set]] = {}
+    for item in items:
+        count, fixtures = units.get(_scope(item), (0, set()))
+        units[_scope(item)] = (count + 1, fixtures | set(getattr(item, "fixturenames", ())))
+    part = sharding.assign(units, n, sharding.read_times())
+    kept = [item for item in items if part[_scope(item)] == k]
+    config.hook.pytest_deselected(items=[item for item in items if part[_scope(item)] != k])
+    items[:] = kept
+
+
+_scope_seconds: dict[str, float] = {}  # --record-scope-times: seconds per unit of work
+
+
+def pytest_runtest_logreport(report):
+    _scope_seconds[_scope_of(report.nodeid)] = (
+        _scope_seconds.get(_scope_of(report.nodeid), 0.0) + report.duration
+    )
 
 
 _background = []  # the site builds this process started: (name, Popen)
@@ -225,6 +271,9 @@ def pytest_sessionfinish(session, exitstatus):
     import signal
 
     nbval_kernels.stop_shared_kernel()
+    record = session.config.getoption("record_scope_times")
+    if record and not hasattr(session.config, "workerinput") and _scope_seconds:
+        sharding.write_times(_scope_seconds, Path(record))
 
     for _, proc in _background:
         if exitstatus == pytest.ExitCode.INTERRUPTED and proc.poll() is None:

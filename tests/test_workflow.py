@@ -60,13 +60,25 @@ def ci_run() -> str:
 
 def test_the_site_workflow_runs_the_readme_commands():
     jobs = load("site.yml")["jobs"]
-    test_job = runs(jobs["test"])
+    commands = [c for job in ("test", "book") for c in runs(jobs[job])]
     for command in readme_commands():
-        assert command in test_job or (command == "make test" and "bash .ci/run" in test_job), (
-            f"the build job does not run the README's `{command}`"
+        assert command in commands or (command == "make test" and "bash .ci/run" in runs(jobs["test"])), (
+            f"the workflow does not run the README's `{command}`"
         )
     assert "make unit" in runs(jobs["unit"]), "no fast unit-test job"
-    assert jobs["test"]["needs"] == "unit"
+    assert jobs["test"]["needs"] == jobs["book"]["needs"] == "unit"
+
+
+def test_the_test_job_runs_every_part_of_make_test():
+    """The test job runs .ci/run once per part, SHARD=k/N for k = 1..N (tests/sharding.py): the
+    parts together are `make test`, and publishing waits for all of them."""
+    jobs = load("site.yml")["jobs"]
+    parts = jobs["test"]["strategy"]["matrix"]["shard"]
+    n = len(parts)
+    assert parts == list(range(1, n + 1)) and n >= 2
+    assert jobs["test"]["env"]["SHARD"] == "${{ matrix.shard }}/" + str(n)
+    assert jobs["test"]["strategy"]["fail-fast"] is False
+    assert jobs["publish"]["needs"] == ["test", "book"]
 
 
 def test_the_site_workflow_runs_the_browser_tests_as_ci_does():
@@ -94,7 +106,7 @@ def test_the_site_workflow_runs_on_pushes_pull_requests_and_release_tags():
     on = triggers(load("site.yml"))
     assert "pull_request" in on and on["push"]["branches"] == ["main"] and on["push"]["tags"] == ["v*"]
     publish = load("site.yml")["jobs"]["publish"]
-    assert publish["if"] == "startsWith(github.ref, 'refs/tags/v')" and publish["needs"] == "test"
+    assert publish["if"] == "startsWith(github.ref, 'refs/tags/v')" and "test" in publish["needs"]
 
 
 def test_publish_puts_the_student_notebooks_where_the_buttons_point():
@@ -154,8 +166,15 @@ def test_the_test_commands_lint_first_with_ruff():
 
 def test_the_test_commands_keep_the_run_order_of_conftest():
     # without it, xdist re-sorts the scopes by size and a worker waits for a site being built
-    for target in ("test", "unit"):
-        assert "--dist loadscope --no-loadscope-reorder" in recipe(target)[1][0]
+    for target in ("test", "test-times", "unit"):
+        assert "--dist loadscope --no-loadscope-reorder" in expanded(recipe(target)[1][0])
+
+
+def expanded(line: str) -> str:
+    """A recipe line with the Makefile's $(TEST_ARGS) written out."""
+    text = (ROOT / "Makefile").read_text(encoding="utf-8")
+    value = re.search(r"^TEST_ARGS = ((?:.*\\\n)*.*)$", text, re.M).group(1)
+    return line.replace("$(TEST_ARGS)", " ".join(value.replace("\\\n", " ").split()))
 
 
 def test_make_unit_tries_fewer_property_examples_and_make_test_every_one():
