@@ -131,24 +131,51 @@ def pytest_xdist_make_scheduler(config, log):
 
     class NotebookLanguagesTogether(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return nbval_kernels.family(nodeid) or super()._split_scope(nodeid)
+            return _scope_of(nodeid)
 
     return NotebookLanguagesTogether(config, log)
 
 
 # The fixtures that cost most, each a notebook execution or more per test: their tests start first.
-EXPENSIVE_FIXTURES = {"wheel_python", "grades", "rendered"}
+EXPENSIVE_FIXTURES = {"wheel_python", "grades", "graded", "any_class", "stopped", "rendered"}
 
 
 def _scope(item) -> str:
     return _scope_of(item.nodeid)
 
 
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def _needs(item) -> set[str]:
+    """The fixtures an item's test uses: its own, and the built site for a browser test, which
+    asks for it only when it runs (tests/browser/conftest.py, unless BA_SITE names a built site)."""
+    names = set(getattr(item, "fixturenames", ()))
+    if Path(item.path).is_relative_to(BROWSER_TESTS) and not os.environ.get("BA_SITE"):
+        names.add("site")
+    return names
+
+
+# Tests of a module that are a unit of work of their own: (module, parameter). The trial classes of
+# tests/test_grading.py other than lab 2's (lab 4 in Finnish; lab 2's notebooks that loop, wait or
+# kill their kernel), each a module fixture of its own, are graded on another worker, or in another
+# part of `make test SHARD=k/N`, than lab 2's.
+OWN_UNITS = {("tests/test_grading.py", "grades_fi"), ("tests/test_grading.py", "grades_stopped")}
+
+
 def _scope_of(nodeid: str) -> str:
-    """The unit of work that `--dist loadscope` sends to one worker: a class, or else a module;
-    a chapter's or lab's notebook in every language (pytest_xdist_make_scheduler), which nbval
-    runs in one kernel (tests/nbval_kernels.py). `make test SHARD=k/N` splits the run by them."""
-    return nbval_kernels.family(nodeid) or nodeid.split("[", 1)[0].rsplit("::", 1)[0]
+    """The unit of work that `--dist loadscope` sends to one worker (pytest_xdist_make_scheduler):
+    a class, or else a module (or the tests of one parameter, OWN_UNITS); a chapter's or lab's
+    notebook in every language, which nbval runs in one kernel (tests/nbval_kernels.py).
+    `make test SHARD=k/N` splits the run by them."""
+    family = nbval_kernels.family(nodeid)
+    if family:
+        return family
+    name, _, param = nodeid.partition("[")
+    module = name.split("::", 1)[0]
+    if (module, param.removesuffix("]")) in OWN_UNITS:
+        return f"{module}[{param}"
+    return name.rsplit("::", 1)[0]
 
 
 def _run_order(items) -> dict[str, tuple]:
@@ -159,7 +186,7 @@ def _run_order(items) -> dict[str, tuple]:
     fixtures, sizes, notebooks = {}, {}, set()
     for item in items:
         scope = _scope(item)
-        fixtures.setdefault(scope, set()).update(getattr(item, "fixturenames", ()))
+        fixtures.setdefault(scope, set()).update(_needs(item))
         sizes[scope] = sizes.get(scope, 0) + 1
         if item.nodeid.split("::", 1)[0].endswith(".ipynb"):
             notebooks.add(scope)
@@ -201,7 +228,7 @@ def _keep_shard(config, items) -> None:
     units: dict[str, tuple[int, set]] = {}
     for item in items:
         count, fixtures = units.get(_scope(item), (0, set()))
-        units[_scope(item)] = (count + 1, fixtures | set(getattr(item, "fixturenames", ())))
+        units[_scope(item)] = (count + 1, fixtures | _needs(item))
     part = sharding.assign(units, n, sharding.read_times())
     kept = [item for item in items if part[_scope(item)] == k]
     config.hook.pytest_deselected(items=[item for item in items if part[_scope(item)] != k])
@@ -235,7 +262,7 @@ def pytest_collection_finish(session):
     config = session.config
     if config.option.collectonly or not session.items:
         return
-    wanted = set().union(*(SITES.keys() & set(getattr(i, "fixturenames", ())) for i in session.items))
+    wanted = set().union(*(SITES.keys() & _needs(i) for i in session.items))
     if not wanted:
         return
     factory = config._tmp_path_factory

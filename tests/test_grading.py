@@ -9,9 +9,10 @@ Canvas files, the feedback) in the class's language.
 Slow tests (marked ``slow``: they run notebooks): a class of submissions built by
 tools/teaching/grading/trial.py from the student notebooks that tools/editions/derive.py makes,
 graded as ``make grade`` grades: lab 2 in Italian with every shape (cheats, right answers in other
-shapes, blank and wrong, notebooks that loop, wait or kill their kernel, files that are not
-notebooks, Moodle's and Canvas's layouts), lab 4 in Finnish with the cheats and the right answers'
-shapes. Every cheat gets no point for its wrong answers, every right answer its points, every
+shapes, blank and wrong, files that are not notebooks, Moodle's and Canvas's layouts), lab 2 in
+Italian with the notebooks that loop, wait or kill their kernel (a class of its own, so that
+pytest-xdist and `make test SHARD=k/N` can grade it beside the others), lab 4 in Finnish with the
+cheats and the right answers' shapes. Every cheat gets no point for its wrong answers, every right answer its points, every
 file one row. The time limits count CPU seconds, so a busy machine does not stop a correct cell.
 """
 
@@ -459,12 +460,15 @@ def _checks_digest():
     return hashlib.sha256(b"".join(p.read_bytes() for p in sorted(CHECKS.glob("*.py")))).hexdigest()
 
 
-def _graded(tmp_path_factory, lab, lang, misbehaving, layouts):
+def _graded(tmp_path_factory, lab, lang, misbehaving=False, layouts=False, stopped_only=False):
     dest = tmp_path_factory.mktemp(f"lab{lab}-{lang}")
     tamper = isolation() == "namespaces"  # the checks' source is read-only only in that sandbox
     before = _checks_digest()
-    chosen = trial.cases(lab, lang, misbehaving=misbehaving, layouts=layouts, tamper=tamper)
-    expected = trial.write(chosen, dest, lab, lang)
+    if stopped_only:
+        chosen = trial.misbehaving_cases(lab, lang)
+    else:
+        chosen = trial.cases(lab, lang, misbehaving=misbehaving, layouts=layouts, tamper=tamper)
+    expected = trial.write(chosen, dest, lab, lang, system_files=not stopped_only)
     out = dest / "out"
     log = []
     grade_folder(dest / "submissions", lab, lang, out=out, jobs=2, limits=TEST_LIMITS, progress=log.append)
@@ -482,8 +486,16 @@ def _graded(tmp_path_factory, lab, lang, misbehaving, layouts):
 
 @pytest.fixture(scope="module")
 def grades(tmp_path_factory):
-    """Lab 2 in Italian, every shape (named "grades": tests/conftest.py starts its tests first)."""
-    return _graded(tmp_path_factory, 2, "it", misbehaving=True, layouts=True)
+    """Lab 2 in Italian, every shape but the notebooks that misbehave (tests/conftest.py starts the
+    tests of "grades", "graded" and "any_class" first)."""
+    return _graded(tmp_path_factory, 2, "it", layouts=True)
+
+
+@pytest.fixture(scope="module")
+def grades_stopped(tmp_path_factory):
+    """Lab 2 in Italian: the notebooks that loop, wait or kill their kernel, with right answers
+    around them (a unit of work of its own: tests/conftest.py's OWN_UNITS)."""
+    return _graded(tmp_path_factory, 2, "it", stopped_only=True)
 
 
 @pytest.fixture(scope="module")
@@ -494,15 +506,28 @@ def grades_fi(tmp_path_factory):
 
 @pytest.fixture(params=["grades", "grades_fi"])
 def graded(request):
+    """Each class with the cheats and the right answers' shapes."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture(params=["grades", "grades_fi", "grades_stopped"])
+def any_class(request):
+    """Each class."""
+    return request.getfixturevalue(request.param)
+
+
+@pytest.fixture(params=["grades_stopped"])
+def stopped(request):
+    """The class of notebooks that misbehave (its tests' ids name it: tests/conftest.py's OWN_UNITS)."""
     return request.getfixturevalue(request.param)
 
 
 @pytest.mark.slow
-def test_every_file_gets_exactly_one_row_and_progress_is_printed(graded):
-    assert sorted(graded["rows"]) == sorted(graded["expected"]["files"])
-    log = graded["log"]
+def test_every_file_gets_exactly_one_row_and_progress_is_printed(any_class):
+    assert sorted(any_class["rows"]) == sorted(any_class["expected"]["files"])
+    log = any_class["log"]
     assert log[0].startswith("grading lab ") and log[-1].startswith("wrote ")
-    assert len([line for line in log if line.startswith("[")]) == len(graded["rows"])  # one per file
+    assert len([line for line in log if line.startswith("[")]) == len(any_class["rows"])  # one per file
 
 
 @pytest.mark.slow
@@ -529,8 +554,8 @@ def test_right_answers_in_every_shape_get_their_points(graded):
 
 
 @pytest.mark.slow
-def test_each_file_gets_the_statuses_points_flags_and_details_expected(graded):
-    assert trial.compare(graded["expected_path"], graded["out"] / "grades.csv") == []
+def test_each_file_gets_the_statuses_points_flags_and_details_expected(any_class):
+    assert trial.compare(any_class["expected_path"], any_class["out"] / "grades.csv") == []
 
 
 @pytest.mark.slow
@@ -556,13 +581,13 @@ def test_a_renamed_answer_and_an_error_elsewhere_are_named(grades):
 
 
 @pytest.mark.slow
-def test_endless_and_dying_notebooks_are_stopped_and_their_later_answers_count(grades):
-    endless = grades["rows"]["endless.ipynb"]
+def test_endless_and_dying_notebooks_are_stopped_and_their_later_answers_count(stopped):
+    endless = stopped["rows"]["endless.ipynb"]
     assert endless["status"] == "time limit" and endless["total"] == endless["max_total"]
     assert (
         "s di calcolo" in endless["reason"] and "s di attesa" in endless["reason"]
     )  # the two limits, in Italian
-    dies = grades["rows"]["dies.ipynb"]
+    dies = stopped["rows"]["dies.ipynb"]
     assert dies["status"] == "kernel died" and dies["total"] == dies["max_total"]
     assert "Il kernel si è arrestato" in dies["reason"]
 

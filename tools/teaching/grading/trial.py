@@ -464,33 +464,8 @@ def cases(
         shape="the answer key and a classmate's notebook read through the sandbox and run",
     )
 
-    # --- notebooks that misbehave ------------------------------------------------------------------
     if misbehaving:
-        nb = f.right()
-        f.insert_after(nb, f.check_cell(nb, names[0]), "while True:\n    pass")
-        f.insert_after(nb, f.check_cell(nb, names[1]), "import time\ntime.sleep(10**6)")
-        add(
-            "endless.ipynb",
-            _text(nb),
-            row="time limit",
-            shape="an endless loop and an endless wait (interrupted)",
-        )
-        nb = f.right()
-        f.insert_after(
-            nb, f.check_cell(nb, names[0]), "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"
-        )
-        f.insert_after(
-            nb,
-            f.check_cell(nb, names[1]),
-            "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
-        )
-        add(
-            "dies.ipynb",
-            _text(nb),
-            row="kernel died",
-            flags=("kernel restarted",),
-            shape="a killed kernel; a loop that ignores the interrupt",
-        )
+        out += misbehaving_cases(lab, lang)
 
     # --- files ---------------------------------------------------------------------------------------
     add(
@@ -559,6 +534,43 @@ def cases(
             student="dario.neri",
             shape="a folder per student",
         )
+    return out
+
+
+def misbehaving_cases(lab: int, lang: str) -> list[Case]:
+    """The notebooks that misbehave (an endless loop and wait, a killed kernel and a loop that
+    ignores the interrupt), with right answers around them: part of cases(), and a class of their
+    own for the tests, which grade them beside the other shapes."""
+    f = Filler(lab, lang)
+    names = f.names
+    out: list[Case] = []
+
+    def add(file, content, expect=None, **kw):
+        out.append(Case(file, expect or {}, content=content, **kw))
+
+    nb = f.right()
+    f.insert_after(nb, f.check_cell(nb, names[0]), "while True:\n    pass")
+    f.insert_after(nb, f.check_cell(nb, names[1]), "import time\ntime.sleep(10**6)")
+    add(
+        "endless.ipynb",
+        _text(nb),
+        row="time limit",
+        shape="an endless loop and an endless wait (interrupted)",
+    )
+    nb = f.right()
+    f.insert_after(nb, f.check_cell(nb, names[0]), "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)")
+    f.insert_after(
+        nb,
+        f.check_cell(nb, names[1]),
+        "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass",
+    )
+    add(
+        "dies.ipynb",
+        _text(nb),
+        row="kernel died",
+        flags=("kernel restarted",),
+        shape="a killed kernel; a loop that ignores the interrupt",
+    )
     return out
 
 
