@@ -56,20 +56,28 @@ def assign(
     fixture_seconds: Mapping[str, float] = FIXTURE_SECONDS,
 ) -> dict[str, int]:
     """``units``: scope -> (number of tests, fixture names its tests use). Returns scope -> part
-    (1..n): longest unit first, each to the part that ends lightest with it, ties to the lowest
-    part; the same answer for the same collection."""
+    (1..n), the same answer for the same collection: longest unit first, each to the part that ends
+    lightest with it, ties to the lowest part. The units that need the costliest fixture (the site
+    build) may go to the first m parts only; of m = 1..n, the dealing whose heaviest part is
+    lightest wins (dealing alone would build the site in every part)."""
     weight = {s: times.get(s, count * UNKNOWN_TEST_SECONDS) for s, (count, _) in units.items()}
     shared = {s: set(fixtures) & fixture_seconds.keys() for s, (_, fixtures) in units.items()}
-    load = [0.0] * n
-    paid: list[set[str]] = [set() for _ in range(n)]
-    part = {}
-    for scope in sorted(units, key=lambda s: (-weight[s], s)):
-        cost = [
-            load[i] + weight[scope] + sum(fixture_seconds[f] for f in shared[scope] - paid[i])
-            for i in range(n)
-        ]
-        best = min(range(n), key=lambda i: (cost[i], i))
-        load[best] = cost[best]
-        paid[best] |= shared[scope]
-        part[scope] = best + 1
-    return part
+    costliest = max(fixture_seconds, key=lambda f: (fixture_seconds[f], f), default=None)
+    best: tuple[float, dict[str, int]] | None = None
+    for m in range(1, n + 1):
+        load = [0.0] * n
+        paid: list[set[str]] = [set() for _ in range(n)]
+        part = {}
+        for scope in sorted(units, key=lambda s: (-weight[s], s)):
+            allowed = range(m) if costliest in shared[scope] else range(n)
+            cost = {
+                i: load[i] + weight[scope] + sum(fixture_seconds[f] for f in shared[scope] - paid[i])
+                for i in allowed
+            }
+            i = min(allowed, key=lambda i: (cost[i], i))
+            load[i] = cost[i]
+            paid[i] |= shared[scope]
+            part[scope] = i + 1
+        if best is None or max(load) < best[0]:
+            best = (max(load), part)
+    return best[1]
