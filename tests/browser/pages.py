@@ -76,6 +76,12 @@ def settle(browser, timeout: float = 10.0) -> None:
 
 _AXE_RUN = """
 const [skip, done] = [arguments[0], arguments[arguments.length - 1]];
+// colours as the reader sees them once the page has settled: a transition still running (the
+// theme's buttons fade for 0.15 s when auto mode turns the page dark after loading) ends now
+const settled = document.createElement('style');
+settled.textContent = '*, *::before, *::after { transition: none !important; animation: none !important; }';
+document.head.append(settled);
+getComputedStyle(document.body).color;  // the styles apply before axe reads them
 // every rule of axe-core up to WCAG AA, the experimental and best-practice ones too
 // (label-content-name-mismatch is experimental); the AAA rules (enhanced contrast) are not the
 // target; and none of the rules in skip

@@ -33,6 +33,30 @@ def test_axe_finds_a_planted_violation_and_skips_only_the_rules_asked(browser):
     assert "color-contrast" not in found and "image-alt" in found
 
 
+def test_axe_judges_the_colours_a_page_settles_on_not_a_fade(browser):
+    """pydata-sphinx-theme's buttons fade for 0.15 s when auto mode turns a page dark after it
+    loaded; axe reading colours mid-fade failed a dark-mode test now and then. Here a fade that is
+    half done when the page loads and lasts minutes: grey on grey while it runs, white on black
+    when it ends."""
+    from pages import axe_violations
+
+    browser.get(
+        "data:text/html,<html lang='en'><head><title>t</title><style>"
+        "p { transition: color 1000s linear -500s, background-color 1000s linear -500s;"
+        " color: %23000; background: %23fff }"
+        "</style></head><body><main><p id='p'>fading text</p></main><script>"
+        "requestAnimationFrame(() => requestAnimationFrame(() => {"
+        "const p = document.getElementById('p'); p.style.color = '%23fff'; p.style.background = '%23000'; }))"
+        "</script></body></html>"
+    )
+    time.sleep(0.3)
+    assert browser.execute_script("return getComputedStyle(document.getElementById('p')).color") not in (
+        "rgb(0, 0, 0)",
+        "rgb(255, 255, 255)",
+    ), "the fade is not running: this test would prove nothing"
+    assert "color-contrast" not in {v["id"] for v in axe_violations(browser)}
+
+
 _WIDGETS = """
 <html lang="pt-BR"><head><meta charset="utf-8"><title>w</title></head><body style="margin:0">
 <div class="ba-widget ba-ready" data-module="fine"><div class="ba-explorer" lang="pt">
