@@ -79,6 +79,7 @@ def test_the_parts_together_are_the_whole_run_and_keep_each_unit_whole():
     assert any("TestLab" in s for s in owners)
 
 
+@pytest.mark.slow  # starts pytest: make test, not make unit
 def test_a_wrong_shard_is_a_usage_error():
     out = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
@@ -88,6 +89,7 @@ def test_a_wrong_shard_is_a_usage_error():
     assert out.returncode == pytest.ExitCode.USAGE_ERROR and "K must be between 1 and N" in out.stderr
 
 
+@pytest.mark.slow  # starts pytest: make test, not make unit
 def test_the_times_are_recorded_per_unit(tmp_path):
     record = tmp_path / "times.csv"
     subprocess.run(
